@@ -1,0 +1,16 @@
+package dev.kernellab.hw;
+
+/**
+ * How the I/O APIC chooses the CPU for an external interrupt.
+ *
+ * <p>2.4 programmed every IO-APIC entry for "lowest priority" delivery to all online CPUs, but
+ * many chipsets of the time delivered nearly everything to CPU 0, which is what motivated Ingo
+ * Molnar's irqbalance patch in 2002 (reference section 5.3). {@link #ALL_TO_CPU0} is therefore
+ * the default; {@link #ROUND_ROBIN} approximates a chipset that honoured lowest-priority mode.
+ */
+public enum IrqRouting {
+  /** Every external interrupt goes to CPU 0 (the common 2.4 chipset behaviour). */
+  ALL_TO_CPU0,
+  /** Successive interrupts of each line rotate over the online CPUs. */
+  ROUND_ROBIN
+}
