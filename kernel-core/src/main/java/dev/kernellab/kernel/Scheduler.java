@@ -1,0 +1,131 @@
+package dev.kernellab.kernel;
+
+import java.util.List;
+
+/**
+ * The policy half of scheduling: which task runs next on a CPU, what a tick, a wake-up, a fork
+ * or a priority change does to the runqueues.
+ *
+ * <p>The generic half stays in kernel-core and is shared by every scheduler: the entry checks
+ * of {@code schedule()} (scheduling while atomic, in interrupt), {@code PREEMPT_ACTIVE}
+ * handling (a preempted task is never deactivated), the context-switch cost, accounting and
+ * tracing, and the mechanics of setting {@code need_resched} and sending reschedule IPIs
+ * ({@link SchedulerHost#reschedule}). This mirrors how {@code struct sched_class} later split
+ * kernel/sched.c, and how both 2.4.17's and 2.5.5's {@code schedule()} are shaped.
+ *
+ * <p><b>Calling conditions.</b> Every method is called as the kernel would call it with the
+ * relevant runqueue lock held and local interrupts disabled: no other scheduler method runs
+ * concurrently (the simulation is single-threaded), the current CPU is
+ * {@link SchedulerHost#thisCpu()}, and implementations must not block or call back into
+ * {@code schedule()}. They may set need_resched (directly on a task, or through
+ * {@link SchedulerHost#reschedule(int)} for another CPU's current task).
+ *
+ * <p><b>Lifecycle.</b> {@link #attach} once; then for each task {@link #createEntity} before
+ * anything else; idle tasks get {@link #initIdle}; boot tasks and forked children enter with
+ * {@link #wakeUpNewTask}.
+ *
+ * <p>Implementations are named by their variant ({@code O1Scheduler},
+ * {@code GoodnessScheduler}) and must pass kernel-core's {@code SchedulerContract} suite.
+ */
+public interface Scheduler {
+
+  /** Short name used by the builder and the lab ({@code "o1"}, {@code "goodness"}). */
+  String name();
+
+  /** True if this scheduler can run a machine of {@code cpus} CPUs. */
+  boolean supportsCpuCount(int cpus);
+
+  /** Binds the scheduler to its kernel; called once, before any task exists. */
+  void attach(SchedulerHost host);
+
+  /** Creates the scheduler's fields of a new task (the task's policy and nice are set). */
+  SchedEntity createEntity(Task t);
+
+  /** {@code init_idle}: {@code idle} becomes the idle task of {@code cpu}; never queued. */
+  void initIdle(Task idle, int cpu);
+
+  /**
+   * Fork-time split ({@code do_fork}): the child's fields are derived from the parent's (time
+   * slice or counter halved between them, penalties). Called before the child is runnable.
+   */
+  void fork(Task parent, Task child);
+
+  /**
+   * Makes a new task runnable for the first time ({@code wake_up_forked_process} /
+   * {@code wake_up_process} of a child; boot tasks too). {@code parent} is null for boot tasks.
+   */
+  void wakeUpNewTask(Task child, Task parent);
+
+  /**
+   * {@code try_to_wake_up(p, sync)}: sets p runnable, queues it if it was not queued, and
+   * requests preemption where the policy says so (need_resched / IPI through the host).
+   *
+   * @return true if p was asleep and has been made runnable
+   */
+  boolean tryToWakeUp(Task p, boolean sync);
+
+  /**
+   * {@code deactivate_task}: the current task of {@code cpu} has blocked (its state is not
+   * RUNNING and it was not preempted): take it off the runqueue.
+   */
+  void deactivate(Task prev, int cpu);
+
+  /**
+   * The policy half of {@code schedule()}: chooses the next task for {@code cpu}. {@code prev}
+   * is still queued if it is runnable. May switch arrays, recalculate, or pull work from other
+   * CPUs. Returns the idle task if nothing is runnable here.
+   */
+  Task pickNext(int cpu, Task prev);
+
+  /**
+   * What the policy half of {@code schedule()} costs on {@code cpu} right now, ns (2.4's
+   * goodness loop grows with the runnable tasks; O(1) is flat). Charged with interrupts off.
+   */
+  long scheduleCostNs(int cpu);
+
+  /** What one {@code try_to_wake_up} costs, ns. */
+  long wakeUpCostNs();
+
+  /**
+   * The timer tick on {@code cpu} for its current task ({@code scheduler_tick} in 2.5,
+   * {@code update_process_times} in 2.4), including any periodic load balancing.
+   *
+   * @param userTick true if the tick interrupted user mode
+   */
+  void tick(int cpu, boolean userTick);
+
+  /**
+   * {@code sys_sched_yield} for the current task of {@code cpu}.
+   *
+   * @return true if the caller should now call {@code schedule()}
+   */
+  boolean yield(Task current, int cpu);
+
+  /** {@code set_user_nice}. */
+  void setNice(Task p, int nice);
+
+  /** {@code setscheduler}: new policy and rt_priority. */
+  void setScheduler(Task p, SchedPolicy policy, int rtPriority);
+
+  /**
+   * {@code set_cpus_allowed}: new affinity mask; if p may no longer run where it is, move it.
+   *
+   * @return true if p is the current task and must call {@code schedule()} to leave its CPU
+   */
+  boolean setCpusAllowed(Task p, long mask);
+
+  /** {@code sched_exit} / {@code release_task}: {@code reaper} collects the zombie {@code child}. */
+  void reap(Task reaper, Task child);
+
+  /** Runs a load balance on {@code cpu} now (SMP; a no-op where the policy has none). */
+  default void loadBalance(int cpu, boolean idle) {}
+
+  /** Runnable tasks owned by {@code cpu}, the running one included, idle excluded. */
+  int nrRunning(int cpu);
+
+  /** The tasks queued on {@code cpu}, in the order the scheduler would consider them. */
+  List<Task> queuedTasks(int cpu);
+
+  /** Checks the scheduler's internal invariants; throws {@link IllegalStateException} if broken. */
+  void checkInvariants();
+}

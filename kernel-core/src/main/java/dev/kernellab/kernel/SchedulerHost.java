@@ -1,0 +1,45 @@
+package dev.kernellab.kernel;
+
+import dev.kernellab.hw.CostTable;
+import java.util.List;
+
+/**
+ * What the generic kernel offers a {@link Scheduler}: the machine's shape and costs, the
+ * per-CPU current and idle tasks, time, and the mechanics of {@code resched_task}.
+ */
+public interface SchedulerHost {
+
+  /** Number of CPUs. */
+  int cpuCount();
+
+  /** Timer frequency (HZ). */
+  int hz();
+
+  /** {@code jiffies}: ticks since boot, starting at 1 (see sched-o1.md 2.5 on jiffies 0). */
+  long jiffies();
+
+  /** Simulated time, ns. */
+  long now();
+
+  /** The machine's cost table. */
+  CostTable costs();
+
+  /** The task running on {@code cpu} ({@code cpu_curr}). */
+  Task current(int cpu);
+
+  /** The idle task of {@code cpu}. */
+  Task idle(int cpu);
+
+  /** The CPU executing the current kernel operation ({@code smp_processor_id()}). */
+  int thisCpu();
+
+  /**
+   * {@code resched_task(cpu_curr(cpu))}: sets need_resched on the task running on
+   * {@code cpu}; if that CPU is another one, the flag was clear, and it is not polling, sends
+   * it a reschedule IPI. On the CPU itself the flag is acted on at the next preemption point.
+   */
+  void reschedule(int cpu);
+
+  /** Every task that exists (not dead), in pid order: 2.4's {@code for_each_task}. */
+  List<Task> allTasks();
+}

@@ -1,0 +1,217 @@
+package dev.kernellab.kernel;
+
+import java.util.SplittableRandom;
+
+/**
+ * A process or kernel thread: the scheduling-relevant part of {@code struct task_struct}
+ * (include/linux/sched.h, 2.4.17), plus the frame stack that the interpreter runs.
+ *
+ * <p>Generic fields live here; each scheduler keeps its own per-task fields in a
+ * {@link SchedEntity} hung on the task ({@link #schedEntity()}). Tasks are created by the
+ * {@link Kernel} (boot-time tasks, fork) and are never constructed by users directly.
+ */
+public final class Task {
+
+  /** Nice values span -20..19 (include/linux/sched.h). */
+  public static final int MIN_NICE = -20;
+  /** Highest nice. */
+  public static final int MAX_NICE = 19;
+  /** Highest rt_priority (MAX_USER_RT_PRIO - 1 in 2.4). */
+  public static final int MAX_RT_PRIORITY = 99;
+
+  private final int pid;
+  private final String comm;
+  private final Mm mm; // null for kernel threads, which borrow the previous mm (lazy TLB)
+  private final boolean idleTask;
+  private final SplittableRandom random;
+  final ExecContext context;
+
+  private TaskState state = TaskState.RUNNING;
+  private SchedPolicy policy = SchedPolicy.OTHER;
+  private int nice;
+  private int rtPriority;
+  private boolean needResched;
+  private long cpusAllowed;
+  private int cpu;
+  private boolean signalPending;
+  int preemptCount;
+  private SchedEntity schedEntity;
+  Task parent;
+
+  // Accounting, in ns and switches.
+  long runtimeNs;
+  long lastSwitchInNs;
+  long voluntarySwitches;
+  long involuntarySwitches;
+
+  Task(int pid, String comm, Mm mm, boolean idleTask, long cpusAllowed, SplittableRandom random) {
+    this.pid = pid;
+    this.comm = comm;
+    this.mm = mm;
+    this.idleTask = idleTask;
+    this.cpusAllowed = cpusAllowed;
+    this.random = random;
+    this.context = new ExecContext(this, ExecContext.Kind.TASK);
+  }
+
+  /** Process id (idle tasks are pid 0 on every CPU). */
+  public int pid() {
+    return pid;
+  }
+
+  /** Command name, as {@code ps} shows it. */
+  public String comm() {
+    return comm;
+  }
+
+  /** The address space, or null for a kernel thread. */
+  public Mm mm() {
+    return mm;
+  }
+
+  /** True for kernel threads (no mm of their own). */
+  public boolean isKernelThread() {
+    return mm == null;
+  }
+
+  /** True for a CPU's idle task (swapper). */
+  public boolean isIdle() {
+    return idleTask;
+  }
+
+  /** {@code state}. */
+  public TaskState state() {
+    return state;
+  }
+
+  /** Sets {@code state} (set_current_state, try_to_wake_up). */
+  public void setState(TaskState s) {
+    this.state = s;
+  }
+
+  /** {@code policy}. */
+  public SchedPolicy policy() {
+    return policy;
+  }
+
+  /** Set by the scheduler's setscheduler. */
+  public void setPolicy(SchedPolicy p, int rtPrio) {
+    if (p.isRealTime() ? rtPrio < 1 || rtPrio > MAX_RT_PRIORITY : rtPrio != 0) {
+      throw new IllegalArgumentException(
+          "rt_priority must be 1..99 for SCHED_FIFO/RR and 0 for SCHED_OTHER, got " + p + " "
+              + rtPrio);
+    }
+    this.policy = p;
+    this.rtPriority = rtPrio;
+  }
+
+  /** Nice value, -20..19. */
+  public int nice() {
+    return nice;
+  }
+
+  /** Sets nice; the scheduler applies it ({@link Scheduler#setNice}). */
+  public void setNice(int n) {
+    if (n < MIN_NICE || n > MAX_NICE) {
+      throw new IllegalArgumentException("nice must be -20..19, got " + n);
+    }
+    this.nice = n;
+  }
+
+  /** {@code rt_priority}: 0 for SCHED_OTHER, 1..99 for real-time. */
+  public int rtPriority() {
+    return rtPriority;
+  }
+
+  /** {@code need_resched} (TIF_NEED_RESCHED in 2.5). */
+  public boolean needResched() {
+    return needResched;
+  }
+
+  /** Sets or clears {@code need_resched}. */
+  public void setNeedResched(boolean v) {
+    this.needResched = v;
+  }
+
+  /** {@code cpus_allowed}: bit i set iff the task may run on CPU i. */
+  public long cpusAllowed() {
+    return cpusAllowed;
+  }
+
+  /** Sets {@code cpus_allowed} (the scheduler migrates if needed). */
+  public void setCpusAllowed(long mask) {
+    if (mask == 0) {
+      throw new IllegalArgumentException(comm + "[" + pid + "]: empty cpus_allowed");
+    }
+    this.cpusAllowed = mask;
+  }
+
+  /** True if the task may run on {@code cpu}. */
+  public boolean mayRunOn(int c) {
+    return (cpusAllowed & (1L << c)) != 0;
+  }
+
+  /** The CPU whose runqueue owns the task / it last ran on ({@code p->cpu}, {@code processor}). */
+  public int cpu() {
+    return cpu;
+  }
+
+  /** Sets the owning CPU (wake-up placement, migration). */
+  public void setCpu(int c) {
+    this.cpu = c;
+  }
+
+  /** True if a signal is pending (an interruptible sleep then does not block). */
+  public boolean signalPending() {
+    return signalPending;
+  }
+
+  /** Posts or clears a pending signal. */
+  public void setSignalPending(boolean v) {
+    this.signalPending = v;
+  }
+
+  /** The current {@code preempt_count}. */
+  public int preemptCount() {
+    return preemptCount;
+  }
+
+  /** The scheduler's fields for this task. */
+  public SchedEntity schedEntity() {
+    return schedEntity;
+  }
+
+  void setSchedEntity(SchedEntity e) {
+    this.schedEntity = e;
+  }
+
+  /** The task that forked this one (null for boot tasks). */
+  public Task parent() {
+    return parent;
+  }
+
+  /** This task's random stream (compute lengths of its paths). */
+  SplittableRandom random() {
+    return random;
+  }
+
+  /** CPU time consumed, ns (updated at every switch out). */
+  public long runtimeNs() {
+    return runtimeNs;
+  }
+
+  /** Times the task blocked (gave up the CPU while not runnable). */
+  public long voluntarySwitches() {
+    return voluntarySwitches;
+  }
+
+  /** Times the task was switched out while still runnable. */
+  public long involuntarySwitches() {
+    return involuntarySwitches;
+  }
+
+  @Override
+  public String toString() {
+    return comm + "[" + pid + "]";
+  }
+}
