@@ -1,0 +1,146 @@
+package dev.kernellab.kernel;
+
+import java.util.Arrays;
+
+/**
+ * One execution context on a CPU: a task's kernel/user stack, a hardirq handler, or a softirq
+ * run. Holds the stack of frames the interpreter executes.
+ *
+ * <p>Models what the kernel keeps on a task's kernel stack (or the interrupt stack): which
+ * function is running, where in it, the loop counters, and how much of an interrupted
+ * instruction stream is left.
+ */
+final class ExecContext {
+
+  /*
+   * Implementation overview
+   *
+   * frames[0..depth-1] is a stack; frames[depth-1] runs. Frame objects are pooled: popping
+   * keeps the object for the next push, so the interpreter allocates nothing in steady state.
+   *
+   *     frames:  [ user program ] [ sys_read (kernel) ] [ loop body @ site ] ...
+   *                                                      ^ top: path, pc, phase, loop counters,
+   *                                                        suspended compute / spin state
+   *
+   * irqFlags[] is the stack of saved interrupt flags of local_irq_save/spin_lock_irqsave,
+   * restored in LIFO order as the kernel's flags variables are.
+   */
+
+  enum Kind {
+    TASK,
+    HARDIRQ,
+    SOFTIRQ
+  }
+
+  final Task task; // owning task (for irq contexts: null)
+  final Kind kind;
+  private Frame[] frames = new Frame[8];
+  int depth;
+  private boolean[] irqFlags = new boolean[8];
+  int irqFlagsDepth;
+  int vector; // HARDIRQ: the vector being handled
+
+  ExecContext(Task task, Kind kind) {
+    this.task = task;
+    this.kind = kind;
+    for (int i = 0; i < frames.length; i++) {
+      frames[i] = new Frame();
+    }
+  }
+
+  Frame top() {
+    return frames[depth - 1];
+  }
+
+  boolean isEmpty() {
+    return depth == 0;
+  }
+
+  Frame frame(int i) {
+    return frames[i];
+  }
+
+  Frame push(KernelPath path, boolean user) {
+    if (depth == frames.length) {
+      int n = frames.length * 2;
+      frames = Arrays.copyOf(frames, n);
+      for (int i = depth; i < n; i++) {
+        frames[i] = new Frame();
+      }
+    }
+    Frame f = frames[depth++];
+    f.reset(path, user);
+    return f;
+  }
+
+  void pop() {
+    frames[--depth].clear();
+  }
+
+  void clear() {
+    while (depth > 0) {
+      pop();
+    }
+    irqFlagsDepth = 0;
+  }
+
+  /** True if the running frame executes user-mode code. */
+  boolean inUserMode() {
+    return depth > 0 && frames[depth - 1].user;
+  }
+
+  void saveIrqFlag(boolean enabled) {
+    if (irqFlagsDepth == irqFlags.length) {
+      irqFlags = Arrays.copyOf(irqFlags, irqFlags.length * 2);
+    }
+    irqFlags[irqFlagsDepth++] = enabled;
+  }
+
+  boolean restoreIrqFlag() {
+    if (irqFlagsDepth == 0) {
+      throw new IllegalStateException("local_irq_restore without a matching save");
+    }
+    return irqFlags[--irqFlagsDepth];
+  }
+
+  /** The innermost frame running a path (for bug reports and traces). */
+  KernelPath currentPath() {
+    return depth == 0 ? null : frames[depth - 1].path;
+  }
+
+  /** One activation: a path being executed, or a loop body being iterated. */
+  static final class Frame {
+    KernelPath path;
+    int pc;
+    int phase; // step within a multi-step operation
+    boolean user;
+    long iterationsLeft; // loop bodies: iterations still to start after this one
+    long iteration; // loop bodies: index of the running iteration, from 0
+    boolean computing; // a compute segment of ops[pc] is suspended or running
+    long computeLeftNs;
+    long scratch; // per-operation scratch (e.g. the time a spin started)
+
+    void reset(KernelPath p, boolean u) {
+      path = p;
+      pc = 0;
+      phase = 0;
+      user = u;
+      iterationsLeft = 0;
+      iteration = 0;
+      computing = false;
+      computeLeftNs = 0;
+      scratch = 0;
+    }
+
+    void clear() {
+      path = null;
+    }
+
+    /** Moves to the next operation. */
+    void advance() {
+      pc++;
+      phase = 0;
+      computing = false;
+    }
+  }
+}
