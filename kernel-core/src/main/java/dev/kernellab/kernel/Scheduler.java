@@ -123,8 +123,12 @@ public interface Scheduler {
   /** Runnable tasks owned by {@code cpu}, the running one included, idle excluded. */
   int nrRunning(int cpu);
 
-  /** The tasks queued on {@code cpu}, in the order the scheduler would consider them. */
-  List<Task> queuedTasks(int cpu);
+  /**
+   * Every task queued on any runqueue (running ones included, idle tasks never), each once,
+   * runqueue by runqueue in the order the scheduler would consider them. For checks and
+   * reports, not for the hot path.
+   */
+  List<Task> queuedTasks();
 
   /** Checks the scheduler's internal invariants; throws {@link IllegalStateException} if broken. */
   void checkInvariants();

@@ -1,0 +1,203 @@
+package dev.kernellab.kernel;
+
+import dev.kernellab.hw.CostTable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * A {@link SchedulerHost} without a kernel: scheduler tests drive the policy half directly,
+ * standing in for the generic half of {@code schedule()} with {@link #schedule(int)}.
+ * Published in kernel-core's test-jar.
+ */
+public final class FakeSchedulerHost implements SchedulerHost {
+
+  private final Scheduler scheduler;
+  private final int cpus;
+  private final int hz;
+  private final Task[] current;
+  private final Task[] idle;
+  private final List<Task> tasks = new ArrayList<>();
+  private long jiffies = 1;
+  private long now;
+  private int thisCpu;
+  /** Reschedule IPIs sent, as {@code from->to} pairs, in order. */
+  public final List<String> ipis = new ArrayList<>();
+
+  /** Boots {@code scheduler} on {@code cpus} CPUs at {@code hz}, every CPU idle. */
+  public FakeSchedulerHost(Scheduler scheduler, int cpus, int hz) {
+    this.scheduler = scheduler;
+    this.cpus = cpus;
+    this.hz = hz;
+    this.current = new Task[cpus];
+    this.idle = new Task[cpus];
+    scheduler.attach(this);
+    for (int c = 0; c < cpus; c++) {
+      idle[c] = TestTasks.idle(c);
+      TestTasks.attachEntity(scheduler, idle[c]);
+      scheduler.initIdle(idle[c], c);
+      current[c] = idle[c];
+    }
+  }
+
+  /** Creates a task and makes it runnable on {@code cpu} as a boot task would be. */
+  public Task spawn(Task t, int cpu) {
+    t.setCpu(cpu);
+    TestTasks.attachEntity(scheduler, t);
+    tasks.add(t);
+    int saved = thisCpu;
+    thisCpu = cpu;
+    scheduler.wakeUpNewTask(t, null);
+    thisCpu = saved;
+    return t;
+  }
+
+  /** Forks {@code child} from the current task of {@code cpu}. */
+  public Task fork(int cpu, Task child) {
+    Task parent = current[cpu];
+    child.setCpu(cpu);
+    child.parent = parent;
+    TestTasks.attachEntity(scheduler, child);
+    tasks.add(child);
+    thisCpu = cpu;
+    scheduler.fork(parent, child);
+    scheduler.wakeUpNewTask(child, parent);
+    return child;
+  }
+
+  /**
+   * The generic half of {@code schedule()} on {@code cpu}: deactivate a blocked prev, pick,
+   * clear need_resched, switch. Returns the new current task.
+   */
+  public Task schedule(int cpu) {
+    thisCpu = cpu;
+    Task prev = current[cpu];
+    if (!prev.isIdle() && prev.state() != TaskState.RUNNING) {
+      if (prev.state() == TaskState.INTERRUPTIBLE && prev.signalPending()) {
+        prev.setState(TaskState.RUNNING);
+      } else {
+        scheduler.deactivate(prev, cpu);
+      }
+    }
+    Task next = scheduler.pickNext(cpu, prev);
+    prev.setNeedResched(false);
+    if (next != prev) {
+      next.setCpu(cpu);
+    }
+    current[cpu] = next;
+    return next;
+  }
+
+  /** The current task of {@code cpu} goes to sleep and {@code cpu} schedules. */
+  public Task block(int cpu) {
+    Task t = current[cpu];
+    t.setState(TaskState.INTERRUPTIBLE);
+    return schedule(cpu);
+  }
+
+  /** The current task of {@code cpu} exits, is reaped by its parent (if any), and cpu schedules. */
+  public Task exit(int cpu) {
+    Task t = current[cpu];
+    t.setState(TaskState.ZOMBIE);
+    Task next = schedule(cpu);
+    if (t.parent() != null && t.parent().state() != TaskState.DEAD) {
+      scheduler.reap(t.parent(), t);
+    }
+    t.setState(TaskState.DEAD);
+    tasks.remove(t);
+    return next;
+  }
+
+  /** Wakes {@code p} from {@code fromCpu}. */
+  public boolean wake(Task p, int fromCpu) {
+    thisCpu = fromCpu;
+    return scheduler.tryToWakeUp(p, false);
+  }
+
+  /** One timer tick on every CPU, then jiffies++. */
+  public void tick() {
+    for (int c = 0; c < cpus; c++) {
+      thisCpu = c;
+      scheduler.tick(c, true);
+    }
+    jiffies++;
+    now += 1_000_000_000L / hz;
+  }
+
+  /** Sets jiffies. */
+  public void setJiffies(long j) {
+    this.jiffies = j;
+  }
+
+  @Override
+  public int cpuCount() {
+    return cpus;
+  }
+
+  @Override
+  public int hz() {
+    return hz;
+  }
+
+  @Override
+  public long jiffies() {
+    return jiffies;
+  }
+
+  @Override
+  public long now() {
+    return now;
+  }
+
+  @Override
+  public CostTable costs() {
+    return CostTable.pentium3At800MHz();
+  }
+
+  @Override
+  public Task current(int cpu) {
+    return current[cpu];
+  }
+
+  @Override
+  public Task idle(int cpu) {
+    return idle[cpu];
+  }
+
+  @Override
+  public int thisCpu() {
+    return thisCpu;
+  }
+
+  /** Sets the CPU that executes the next scheduler call. */
+  public void setThisCpu(int c) {
+    this.thisCpu = c;
+  }
+
+  @Override
+  public void reschedule(int cpu) {
+    Task t = current[cpu];
+    boolean wasSet = t.needResched();
+    t.setNeedResched(true);
+    if (!wasSet && cpu != thisCpu) {
+      ipis.add(thisCpu + "->" + cpu);
+    }
+  }
+
+  @Override
+  public List<Task> allTasks() {
+    List<Task> l = new ArrayList<>(tasks);
+    l.sort(Comparator.comparingInt(Task::pid));
+    return l;
+  }
+
+  /** The current task of {@code cpu}. */
+  public Task currentTask(int cpu) {
+    return current[cpu];
+  }
+
+  /** The scheduler under test. */
+  public Scheduler scheduler() {
+    return scheduler;
+  }
+}

@@ -1,0 +1,10 @@
+package dev.kernellab.kernel;
+
+/** The test scheduler passes the contract, which is what lets the other tests rely on it. */
+class SimpleRoundRobinSchedulerTests extends SchedulerContract {
+
+  @Override
+  protected Scheduler newScheduler() {
+    return new SimpleRoundRobinScheduler();
+  }
+}
