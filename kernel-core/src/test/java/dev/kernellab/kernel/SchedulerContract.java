@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * scheduler module subclasses this and supplies {@link #newScheduler()}). Published in
  * kernel-core's test-jar.
  *
- * <p>It drives the policy half through {@link FakeSchedulerHost}, which stands in for the
+ * <p>It drives the policy half through {@link StandaloneSchedulerHost}, which stands in for the
  * generic half of {@code schedule()}. After every test and every random step the scheduler's
  * own {@link Scheduler#checkInvariants()} runs too.
  */
@@ -31,8 +31,8 @@ public abstract class SchedulerContract {
     return 100;
   }
 
-  private FakeSchedulerHost boot(int cpus) {
-    return new FakeSchedulerHost(newScheduler(), cpus, hz());
+  private StandaloneSchedulerHost boot(int cpus) {
+    return new StandaloneSchedulerHost(newScheduler(), cpus, hz());
   }
 
   private static Task pinned(Task t, int cpu) {
@@ -43,7 +43,7 @@ public abstract class SchedulerContract {
   @ParameterizedTest(name = "{0} cpus")
   @ValueSource(ints = {1, 2, 4})
   void aRealTimeTaskRunsBeforeEverySchedOtherTask(int cpus) {
-    FakeSchedulerHost h = boot(cpus);
+    StandaloneSchedulerHost h = boot(cpus);
     for (int i = 1; i <= 5; i++) {
       h.spawn(pinned(TestTasks.other(i), 0), 0);
     }
@@ -55,7 +55,7 @@ public abstract class SchedulerContract {
   @ParameterizedTest(name = "{0} cpus")
   @ValueSource(ints = {1, 2, 4})
   void fifoTasksOfOneLevelRunInTheOrderTheyWoke(int cpus) {
-    FakeSchedulerHost h = boot(cpus);
+    StandaloneSchedulerHost h = boot(cpus);
     Task a = h.spawn(pinned(TestTasks.user(1, "a", SchedPolicy.FIFO, 50, 0), 0), 0);
     Task b = h.spawn(pinned(TestTasks.user(2, "b", SchedPolicy.FIFO, 50, 0), 0), 0);
     Task c = h.spawn(pinned(TestTasks.user(3, "c", SchedPolicy.FIFO, 50, 0), 0), 0);
@@ -75,7 +75,7 @@ public abstract class SchedulerContract {
   @ParameterizedTest(name = "{0} cpus")
   @ValueSource(ints = {1, 2, 4})
   void aWokenHigherPriorityTaskGetsNeedReschedSetOnItsCpu(int cpus) {
-    FakeSchedulerHost h = boot(cpus);
+    StandaloneSchedulerHost h = boot(cpus);
     Task hog = h.spawn(pinned(TestTasks.other(1), 0), 0);
     Task rt = h.spawn(pinned(TestTasks.user(2, "rt", SchedPolicy.FIFO, 99, 0), 0), 0);
     assertThat(h.schedule(0)).isSameAs(rt);
@@ -96,7 +96,7 @@ public abstract class SchedulerContract {
   @ParameterizedTest(name = "{0} cpus")
   @ValueSource(ints = {1, 2, 4})
   void aCpuWithNothingRunnableRunsItsIdleTask(int cpus) {
-    FakeSchedulerHost h = boot(cpus);
+    StandaloneSchedulerHost h = boot(cpus);
     Task t = h.spawn(pinned(TestTasks.other(1), 0), 0);
     assertThat(h.schedule(0)).isSameAs(t);
     assertThat(h.block(0)).isSameAs(h.idle(0));
@@ -132,7 +132,7 @@ public abstract class SchedulerContract {
   }
 
   private void runStory(int cpus, List<Action> story) {
-    FakeSchedulerHost h = boot(cpus);
+    StandaloneSchedulerHost h = boot(cpus);
     List<Task> all = new ArrayList<>();
     int nextPid = 1;
     for (Action a : story) {
@@ -198,7 +198,7 @@ public abstract class SchedulerContract {
     }
   }
 
-  private static void checkNothingLost(FakeSchedulerHost h, List<Task> all, List<Action> story) {
+  private static void checkNothingLost(StandaloneSchedulerHost h, List<Task> all, List<Action> story) {
     Scheduler s = h.scheduler();
     s.checkInvariants();
     List<Task> queued = s.queuedTasks();

@@ -4,13 +4,24 @@ import dev.kernellab.hw.CostTable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.SplittableRandom;
 
 /**
- * A {@link SchedulerHost} without a kernel: scheduler tests drive the policy half directly,
- * standing in for the generic half of {@code schedule()} with {@link #schedule(int)}.
- * Published in kernel-core's test-jar.
+ * A {@link SchedulerHost} without a kernel: drives a scheduler's policy half directly, standing
+ * in for the generic half of {@code schedule()} with {@link #schedule(int)}. For scheduler
+ * tests (the {@code SchedulerContract} suite runs on it), benchmarks of {@code schedule()} cost,
+ * and for reading a scheduler's decisions step by step.
+ *
+ * <pre>{@code
+ * StandaloneSchedulerHost h = new StandaloneSchedulerHost(new O1Scheduler(), 1, 100);
+ * Task a = h.spawn(h.newTask(1, "a", SchedPolicy.OTHER, 0, 0), 0);
+ * h.schedule(0);   // a runs
+ * h.tick();        // one timer tick on every CPU
+ * }</pre>
+ *
+ * <p>Time advances only through {@link #tick()}; IPIs are recorded, not delivered.
  */
-public final class FakeSchedulerHost implements SchedulerHost {
+public final class StandaloneSchedulerHost implements SchedulerHost {
 
   private final Scheduler scheduler;
   private final int cpus;
@@ -25,7 +36,7 @@ public final class FakeSchedulerHost implements SchedulerHost {
   public final List<String> ipis = new ArrayList<>();
 
   /** Boots {@code scheduler} on {@code cpus} CPUs at {@code hz}, every CPU idle. */
-  public FakeSchedulerHost(Scheduler scheduler, int cpus, int hz) {
+  public StandaloneSchedulerHost(Scheduler scheduler, int cpus, int hz) {
     this.scheduler = scheduler;
     this.cpus = cpus;
     this.hz = hz;
@@ -33,17 +44,29 @@ public final class FakeSchedulerHost implements SchedulerHost {
     this.idle = new Task[cpus];
     scheduler.attach(this);
     for (int c = 0; c < cpus; c++) {
-      idle[c] = TestTasks.idle(c);
-      TestTasks.attachEntity(scheduler, idle[c]);
+      idle[c] = new Task(0, "swapper/" + c, null, true, 1L << c, new SplittableRandom(-c - 1));
+      idle[c].setCpu(c);
+      idle[c].setSchedEntity(scheduler.createEntity(idle[c]));
       scheduler.initIdle(idle[c], c);
       current[c] = idle[c];
     }
   }
 
+  /**
+   * A new user task (own mm, allowed on every CPU), not yet known to the scheduler: pass it to
+   * {@link #spawn} or {@link #fork}.
+   */
+  public Task newTask(int pid, String comm, SchedPolicy policy, int rtPriority, int nice) {
+    Task t = new Task(pid, comm, new Mm(pid, 100), false, -1L, new SplittableRandom(pid));
+    t.setPolicy(policy, rtPriority);
+    t.setNice(nice);
+    return t;
+  }
+
   /** Creates a task and makes it runnable on {@code cpu} as a boot task would be. */
   public Task spawn(Task t, int cpu) {
     t.setCpu(cpu);
-    TestTasks.attachEntity(scheduler, t);
+    t.setSchedEntity(scheduler.createEntity(t));
     tasks.add(t);
     int saved = thisCpu;
     thisCpu = cpu;
@@ -57,7 +80,7 @@ public final class FakeSchedulerHost implements SchedulerHost {
     Task parent = current[cpu];
     child.setCpu(cpu);
     child.parent = parent;
-    TestTasks.attachEntity(scheduler, child);
+    child.setSchedEntity(scheduler.createEntity(child));
     tasks.add(child);
     thisCpu = cpu;
     scheduler.fork(parent, child);
