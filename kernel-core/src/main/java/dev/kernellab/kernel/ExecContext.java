@@ -33,7 +33,7 @@ final class ExecContext {
   }
 
   final Task task; // owning task (for irq contexts: null)
-  final Kind kind;
+  Kind kind;
   private Frame[] frames = new Frame[8];
   int depth;
   private boolean[] irqFlags = new boolean[8];
@@ -117,8 +117,10 @@ final class ExecContext {
     long iterationsLeft; // loop bodies: iterations still to start after this one
     long iteration; // loop bodies: index of the running iteration, from 0
     boolean computing; // a compute segment of ops[pc] is suspended or running
+    boolean advanceAfterCompute; // the segment ends the operation (else: next phase)
     long computeLeftNs;
     long scratch; // per-operation scratch (e.g. the time a spin started)
+    KernelPath siteHook; // loop bodies: what patches run between iterations, or null
 
     void reset(KernelPath p, boolean u) {
       path = p;
@@ -128,12 +130,15 @@ final class ExecContext {
       iterationsLeft = 0;
       iteration = 0;
       computing = false;
+      advanceAfterCompute = false;
       computeLeftNs = 0;
       scratch = 0;
+      siteHook = null;
     }
 
     void clear() {
       path = null;
+      siteHook = null;
     }
 
     /** Moves to the next operation. */

@@ -1,6 +1,431 @@
 package dev.kernellab.kernel;
 
-/** Placeholder replaced by the kernel-path language in the next commit. */
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * Kernel code as data: a small program of the kernel's own primitives, carrying the source
+ * location it models. A user program is the same kind of program, run in user mode, that
+ * enters the kernel through {@link Builder#syscall}.
+ *
+ * <pre>{@code
+ * static final SpinLock DCACHE_LOCK = SpinLock.spin("dcache_lock");
+ * static final KernelPath PRUNE_DCACHE =
+ *     KernelPath.path("fs/dcache.c", "prune_dcache")
+ *         .spinLock(DCACHE_LOCK)
+ *         .loop("prune_dcache", Distribution.uniform(0, 400), body -> body.compute(1_800))
+ *         .spinUnlock(DCACHE_LOCK)
+ *         .build();
+ * }</pre>
+ *
+ * <p>Paths are immutable and may be shared by many kernels and threads. Patches do not edit
+ * them: a patch attaches operations to a {@link Site} of the kernel it builds, and every loop
+ * at that site runs them between its iterations.
+ */
 public final class KernelPath {
-  private KernelPath() {}
+
+  private final String file;
+  private final String function;
+  private final boolean user;
+  private final Op[] ops;
+  private final Site site; // for loop bodies: the site of the loop; null otherwise
+
+  private KernelPath(String file, String function, boolean user, Op[] ops, Site site) {
+    this.file = file;
+    this.function = function;
+    this.user = user;
+    this.ops = ops;
+    this.site = site;
+  }
+
+  /** Starts a kernel path modelling {@code function} in {@code file}. */
+  public static Builder path(String file, String function) {
+    return new Builder(file, function, false, null);
+  }
+
+  /** Starts a user-mode program named {@code name} (the file is the program's own source). */
+  public static Builder userProgram(String name) {
+    return new Builder("user:" + name, name, true, null);
+  }
+
+  /** The kernel source file. */
+  public String file() {
+    return file;
+  }
+
+  /** The C function. */
+  public String function() {
+    return function;
+  }
+
+  /** True for user-mode programs. */
+  public boolean isUser() {
+    return user;
+  }
+
+  /** The loop site whose body this is, or null for a whole function. */
+  public Site site() {
+    return site;
+  }
+
+  int size() {
+    return ops.length;
+  }
+
+  Op op(int i) {
+    return ops[i];
+  }
+
+  /** The listing of the operations, one per line, loop bodies indented. */
+  public List<String> listing() {
+    List<String> out = new ArrayList<>();
+    list(out, "");
+    return Collections.unmodifiableList(out);
+  }
+
+  private void list(List<String> out, String indent) {
+    for (Op op : ops) {
+      out.add(indent + op.describe());
+      if (op instanceof FlowOps.Loop loop) {
+        loop.body.list(out, indent + "    ");
+      }
+    }
+  }
+
+  /** Every site of loops in this path and the paths it calls, in program order, each once. */
+  public List<Site> sites() {
+    List<Site> out = new ArrayList<>();
+    collectSites(out, new ArrayList<>());
+    return out;
+  }
+
+  private void collectSites(List<Site> out, List<KernelPath> seen) {
+    for (KernelPath p : seen) {
+      if (p == this) {
+        return;
+      }
+    }
+    seen.add(this);
+    for (Op op : ops) {
+      if (op instanceof FlowOps.Loop loop) {
+        if (!out.contains(loop.site)) {
+          out.add(loop.site);
+        }
+        loop.body.collectSites(out, seen);
+      } else if (op instanceof FlowOps.Call call) {
+        call.target.collectSites(out, seen);
+      }
+    }
+  }
+
+  /** {@code file:function}. */
+  public String location() {
+    return file + ":" + function;
+  }
+
+  @Override
+  public String toString() {
+    return site != null ? site.key() : location();
+  }
+
+  /**
+   * Builds a path; each method appends the operation of the same kernel name. Methods that
+   * only make sense in user mode ({@code syscall}, {@code probe}) or in kernel mode (locks,
+   * sleeps) reject the other kind at build time.
+   */
+  public static final class Builder {
+    private final String file;
+    private final String function;
+    private final boolean user;
+    private final Site site;
+    private final List<Op> ops = new ArrayList<>();
+
+    private Builder(String file, String function, boolean user, Site site) {
+      this.file = Objects.requireNonNull(file, "file");
+      this.function = Objects.requireNonNull(function, "function");
+      this.user = user;
+      this.site = site;
+    }
+
+    private Builder add(Op op) {
+      ops.add(op);
+      return this;
+    }
+
+    private Builder kernelOnly(String what, Op op) {
+      if (user) {
+        throw new IllegalStateException(
+            what + " in user program " + function + ": only kernel paths may do that");
+      }
+      return add(op);
+    }
+
+    /** Runs for {@code ns} (user or kernel mode, as the path is). */
+    public Builder compute(long ns) {
+      return add(new FlowOps.Compute(Distribution.fixed(ns)));
+    }
+
+    /** Runs for a length drawn from {@code d} each time. */
+    public Builder compute(Distribution d) {
+      return add(new FlowOps.Compute(d));
+    }
+
+    /** {@code spin_lock(lock)}. */
+    public Builder spinLock(SpinLock lock) {
+      return kernelOnly("spin_lock", new LockOps.Acquire(lock, LockOps.Form.PLAIN, false));
+    }
+
+    /** {@code spin_unlock(lock)}. */
+    public Builder spinUnlock(SpinLock lock) {
+      return kernelOnly("spin_unlock", new LockOps.Release(lock, LockOps.Form.PLAIN, false));
+    }
+
+    /** {@code spin_lock_irq(lock)}: interrupts off, then the lock. */
+    public Builder spinLockIrq(SpinLock lock) {
+      return kernelOnly("spin_lock_irq", new LockOps.Acquire(lock, LockOps.Form.IRQ, false));
+    }
+
+    /** {@code spin_unlock_irq(lock)}. */
+    public Builder spinUnlockIrq(SpinLock lock) {
+      return kernelOnly("spin_unlock_irq", new LockOps.Release(lock, LockOps.Form.IRQ, false));
+    }
+
+    /** {@code spin_lock_irqsave(lock, flags)}. */
+    public Builder spinLockIrqSave(SpinLock lock) {
+      return kernelOnly("spin_lock_irqsave", new LockOps.Acquire(lock, LockOps.Form.IRQSAVE, false));
+    }
+
+    /** {@code spin_unlock_irqrestore(lock, flags)}. */
+    public Builder spinUnlockIrqRestore(SpinLock lock) {
+      return kernelOnly(
+          "spin_unlock_irqrestore", new LockOps.Release(lock, LockOps.Form.IRQSAVE, false));
+    }
+
+    /** {@code spin_lock_bh(lock)}: bottom halves off, then the lock. */
+    public Builder spinLockBh(SpinLock lock) {
+      return kernelOnly("spin_lock_bh", new LockOps.Acquire(lock, LockOps.Form.BH, false));
+    }
+
+    /** {@code spin_unlock_bh(lock)}. */
+    public Builder spinUnlockBh(SpinLock lock) {
+      return kernelOnly("spin_unlock_bh", new LockOps.Release(lock, LockOps.Form.BH, false));
+    }
+
+    /** {@code read_lock(lock)} on an rwlock. */
+    public Builder readLock(SpinLock lock) {
+      return kernelOnly("read_lock", new LockOps.Acquire(lock, LockOps.Form.PLAIN, true));
+    }
+
+    /** {@code read_unlock(lock)}. */
+    public Builder readUnlock(SpinLock lock) {
+      return kernelOnly("read_unlock", new LockOps.Release(lock, LockOps.Form.PLAIN, true));
+    }
+
+    /** {@code write_lock(lock)} on an rwlock. */
+    public Builder writeLock(SpinLock lock) {
+      return kernelOnly("write_lock", new LockOps.Acquire(lock, LockOps.Form.PLAIN, false));
+    }
+
+    /** {@code write_unlock(lock)}. */
+    public Builder writeUnlock(SpinLock lock) {
+      return kernelOnly("write_unlock", new LockOps.Release(lock, LockOps.Form.PLAIN, false));
+    }
+
+    /** {@code local_irq_disable()} ({@code cli}). */
+    public Builder localIrqDisable() {
+      return kernelOnly("local_irq_disable", new IrqOps.IrqDisable());
+    }
+
+    /** {@code local_irq_enable()} ({@code sti}); a pending interrupt is taken at once. */
+    public Builder localIrqEnable() {
+      return kernelOnly("local_irq_enable", new IrqOps.IrqEnable());
+    }
+
+    /** {@code local_irq_save(flags)}. */
+    public Builder localIrqSave() {
+      return kernelOnly("local_irq_save", new IrqOps.IrqSave());
+    }
+
+    /** {@code local_irq_restore(flags)}. */
+    public Builder localIrqRestore() {
+      return kernelOnly("local_irq_restore", new IrqOps.IrqRestore());
+    }
+
+    /** {@code preempt_disable()}. */
+    public Builder preemptDisable() {
+      return kernelOnly("preempt_disable", new IrqOps.PreemptDisable());
+    }
+
+    /** {@code preempt_enable()}: may reschedule if the preemption model says so. */
+    public Builder preemptEnable() {
+      return kernelOnly("preempt_enable", new IrqOps.PreemptEnable(true));
+    }
+
+    /** {@code preempt_enable_no_resched()}. */
+    public Builder preemptEnableNoResched() {
+      return kernelOnly("preempt_enable_no_resched", new IrqOps.PreemptEnable(false));
+    }
+
+    /** {@code local_bh_disable()}. */
+    public Builder localBhDisable() {
+      return kernelOnly("local_bh_disable", new IrqOps.BhDisable());
+    }
+
+    /** {@code local_bh_enable()}: runs pending softirqs when the count drops to zero. */
+    public Builder localBhEnable() {
+      return kernelOnly("local_bh_enable", new IrqOps.BhEnable());
+    }
+
+    /** A loop at site {@code label} of this function, {@code count} iterations. */
+    public Builder loop(String label, long count, Consumer<Builder> body) {
+      return loop(label, Distribution.fixed(count), body);
+    }
+
+    /** A loop at site {@code label} of this function, iterations drawn from {@code count}. */
+    public Builder loop(String label, Distribution count, Consumer<Builder> body) {
+      Site s = new Site(user ? file : file, function, label);
+      Builder b = new Builder(file, function, user, s);
+      body.accept(b);
+      return add(new FlowOps.Loop(s, count, b.build()));
+    }
+
+    /** Calls another path (kernel paths only call kernel paths). */
+    public Builder call(KernelPath target) {
+      if (target.isUser()) {
+        throw new IllegalArgumentException("cannot call user program " + target.function());
+      }
+      return kernelOnly("a call of " + target.function(), new FlowOps.Call(target));
+    }
+
+    /** {@code set_current_state(state)}. */
+    public Builder setState(TaskState state) {
+      return kernelOnly("set_current_state", new FlowOps.SetState(state));
+    }
+
+    /** {@code interruptible_sleep_on(wq)}: sleep until woken. */
+    public Builder sleepOn(WaitQueue wq) {
+      return kernelOnly("sleep_on", new SchedOps.WaitEvent(wq, null, TaskState.INTERRUPTIBLE, false));
+    }
+
+    /** {@code wait_event_interruptible(wq, condition)}. */
+    public Builder waitEvent(WaitQueue wq, WaitCondition condition) {
+      return kernelOnly(
+          "wait_event", new SchedOps.WaitEvent(wq, condition, TaskState.INTERRUPTIBLE, false));
+    }
+
+    /** {@code wait_event(wq, condition)} in TASK_UNINTERRUPTIBLE (disk waits). */
+    public Builder waitEventUninterruptible(WaitQueue wq, WaitCondition condition) {
+      return kernelOnly(
+          "wait_event", new SchedOps.WaitEvent(wq, condition, TaskState.UNINTERRUPTIBLE, false));
+    }
+
+    /** {@code wake_up(wq)}: every non-exclusive waiter and one exclusive one. */
+    public Builder wakeUp(WaitQueue wq) {
+      return kernelOnly("wake_up", new SchedOps.WakeUp(wq));
+    }
+
+    /** {@code raise_softirq(nr)} / {@code mark_bh}. */
+    public Builder raiseSoftirq(Softirq s) {
+      return kernelOnly("raise_softirq", new IrqOps.RaiseSoftirq(s));
+    }
+
+    /** {@code schedule()}. */
+    public Builder schedule() {
+      return kernelOnly("schedule", new SchedOps.CallSchedule());
+    }
+
+    /** {@code if (current->need_resched) schedule();}: a vanilla reschedule point. */
+    public Builder condResched() {
+      return kernelOnly("cond_resched", new SchedOps.CondResched(null));
+    }
+
+    /** {@code conditional_schedule()} that a run-time switch can turn off. */
+    public Builder condResched(Sysctl gate) {
+      return kernelOnly("conditional_schedule", new SchedOps.CondResched(gate));
+    }
+
+    /**
+     * {@code cond_resched_lock(lock)}: if a reschedule is due, drop {@code lock}, schedule,
+     * retake it, then pay {@code revalidateNs} to revalidate (restart a list walk, re-find a
+     * page).
+     */
+    public Builder condReschedLock(SpinLock lock, long revalidateNs) {
+      return kernelOnly(
+          "cond_resched_lock", new SchedOps.CondReschedLock(lock, revalidateNs, null, 1));
+    }
+
+    /**
+     * A lock break as the low-latency patch writes it: every {@code everyN}-th time (1 = every
+     * time), if a reschedule is due and {@code gate} (if any) is on, drop {@code lock},
+     * schedule, retake it and pay {@code revalidateNs}.
+     */
+    public Builder condReschedLock(SpinLock lock, long revalidateNs, Sysctl gate, int everyN) {
+      return kernelOnly(
+          "cond_resched_lock", new SchedOps.CondReschedLock(lock, revalidateNs, gate, everyN));
+    }
+
+    /** {@code do_fork()}: a child named {@code comm} runs {@code program}. */
+    public Builder fork(String comm, KernelPath program) {
+      return kernelOnly("do_fork", new SchedOps.Fork(comm, program));
+    }
+
+    /** {@code do_exit()}. */
+    public Builder exit() {
+      return kernelOnly("do_exit", new SchedOps.Exit());
+    }
+
+    /** {@code schedule_timeout(ns)} in TASK_INTERRUPTIBLE, rounded up to whole jiffies. */
+    public Builder sleepFor(long ns) {
+      return kernelOnly("schedule_timeout", new SchedOps.SleepTimeout(Distribution.fixed(ns)));
+    }
+
+    /** {@code schedule_timeout} of a drawn length. */
+    public Builder sleepFor(Distribution ns) {
+      return kernelOnly("schedule_timeout", new SchedOps.SleepTimeout(ns));
+    }
+
+    /** A user-space measurement, taken when the program reaches this point. */
+    public Builder probe(UserProbe p) {
+      if (!user) {
+        throw new IllegalStateException("probe in kernel path " + function + ": probes run in user mode");
+      }
+      return add(new SchedOps.Probe(p));
+    }
+
+    /** Zero-time driver code, described for listings. */
+    public Builder effect(String description, Action action) {
+      return add(new FlowOps.Effect(description, action));
+    }
+
+    /** A system call from a user program: entry, {@code body} in kernel mode, return to user. */
+    public Builder syscall(KernelPath body) {
+      if (!user) {
+        throw new IllegalStateException(
+            "syscall in kernel path " + function + ": only user programs make system calls");
+      }
+      if (body.isUser()) {
+        throw new IllegalArgumentException("a system call body must be a kernel path");
+      }
+      return add(new SchedOps.Syscall(body));
+    }
+
+    /** Appends an already-built operation (for patches and extensions in this package). */
+    Builder op(Op op) {
+      return add(op);
+    }
+
+    /** The path. */
+    public KernelPath build() {
+      return new KernelPath(file, function, user, ops.toArray(new Op[0]), site);
+    }
+  }
+
+  /** Builds a path of the given operations (for patches and kernel-internal programs). */
+  static KernelPath of(String file, String function, boolean user, Op... ops) {
+    return new KernelPath(file, function, user, Arrays.copyOf(ops, ops.length), null);
+  }
 }

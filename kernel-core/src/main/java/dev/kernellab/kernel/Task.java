@@ -37,6 +37,7 @@ public final class Task {
   int preemptCount;
   private SchedEntity schedEntity;
   Task parent;
+  KernelTimer timeout; // schedule_timeout's timer, created on first use
 
   // Accounting, in ns and switches.
   long runtimeNs;

@@ -1,0 +1,26 @@
+package dev.kernellab.kernel;
+
+/**
+ * Which of the kernel's own debug checks are on. A violation raises a {@link KernelBug}.
+ *
+ * @param atomicSchedule "scheduling while atomic", "Scheduling in interrupt", sleeping with
+ *     interrupts off (2.5's {@code schedule()} checks, the preempt patch's debug)
+ * @param lockOwnership unlocking a lock that is not held or held by another CPU; spinlock
+ *     recursion on SMP
+ * @param lockOrder the same two locks taken in both orders (a light lockdep)
+ * @param preemptCount preempt_count underflow, a task exiting with a non-zero count, a softirq
+ *     run with interrupts off
+ */
+public record DebugChecks(
+    boolean atomicSchedule, boolean lockOwnership, boolean lockOrder, boolean preemptCount) {
+
+  /** Everything on: the default in tests. */
+  public static DebugChecks all() {
+    return new DebugChecks(true, true, true, true);
+  }
+
+  /** Everything off: a production kernel of the era. */
+  public static DebugChecks none() {
+    return new DebugChecks(false, false, false, false);
+  }
+}

@@ -1,0 +1,148 @@
+package dev.kernellab.kernel;
+
+/**
+ * Operations that shape control flow and spend time: compute, loops at named sites, calls,
+ * zero-time driver code, {@code set_current_state}.
+ */
+final class FlowOps {
+
+  private FlowOps() {}
+
+  /** Runs for a drawn length, in the path's mode (user or kernel). */
+  static final class Compute extends Op {
+    final Distribution length;
+
+    Compute(Distribution length) {
+      this.length = length;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      long ns = length.sample(k.random(c, ctx));
+      k.compute(c, f, ns, true);
+    }
+
+    @Override
+    String describe() {
+      return length instanceof Distribution.Fixed fixed
+          ? "compute(" + fixed.value() + " ns)"
+          : "compute(" + length + ")";
+    }
+  }
+
+  /** Runs for a length the kernel computes at that instant (schedule() cost, entry costs). */
+  static final class DynamicCompute extends Op {
+    interface Length {
+      long ns(Kernel k, KernelCpu c);
+    }
+
+    final String what;
+    final Length length;
+
+    DynamicCompute(String what, Length length) {
+      this.what = what;
+      this.length = length;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      k.compute(c, f, length.ns(k, c), true);
+    }
+
+    @Override
+    String describe() {
+      return "compute(" + what + ")";
+    }
+  }
+
+  /** A loop at a {@link Site}: the body runs {@code count} times; site hooks run in between. */
+  static final class Loop extends Op {
+    final Site site;
+    final Distribution count;
+    final KernelPath body;
+
+    Loop(Site site, Distribution count, KernelPath body) {
+      this.site = site;
+      this.count = count;
+      this.body = body;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      long n = count.sample(k.random(c, ctx));
+      f.advance();
+      if (n > 0) {
+        ExecContext.Frame b = k.pushFrame(c, ctx, body, f.user);
+        b.iterationsLeft = n - 1;
+        b.siteHook = k.siteHook(site);
+      }
+    }
+
+    @Override
+    String describe() {
+      return "loop " + site.key() + " x " + count;
+    }
+  }
+
+  /** Calls another path. */
+  static final class Call extends Op {
+    final KernelPath target;
+
+    Call(KernelPath target) {
+      this.target = target;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      f.advance();
+      k.pushFrame(c, ctx, target, false);
+    }
+
+    @Override
+    String describe() {
+      return target.function() + "()";
+    }
+  }
+
+  /** Zero-time Java code. */
+  static final class Effect extends Op {
+    final String description;
+    final Action action;
+
+    Effect(String description, Action action) {
+      this.description = description;
+      this.action = action;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      f.advance();
+      action.run(c);
+    }
+
+    @Override
+    String describe() {
+      return description;
+    }
+  }
+
+  /** {@code set_current_state(state)}. */
+  static final class SetState extends Op {
+    final TaskState state;
+
+    SetState(TaskState state) {
+      this.state = state;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      c.current.setState(state);
+      f.advance();
+    }
+
+    @Override
+    String describe() {
+      return "set_current_state(TASK_" + state + ")";
+    }
+  }
+}

@@ -1,0 +1,294 @@
+package dev.kernellab.kernel;
+
+/**
+ * Interrupt-flag, preempt-count and bottom-half operations, and the interrupt entry and exit
+ * path.
+ *
+ * <p>Models include/asm-i386/system.h ({@code __cli}, {@code __sti}, save/restore flags),
+ * include/linux/spinlock.h of the preempt patch ({@code preempt_disable/enable}),
+ * kernel/softirq.c ({@code do_softirq}, {@code local_bh_enable}) and arch/i386/kernel/irq.c
+ * ({@code do_IRQ}, {@code handle_IRQ_event}) with entry.S ({@code ret_from_intr}), 2.4.17.
+ */
+final class IrqOps {
+
+  private IrqOps() {}
+
+  /** {@code local_irq_disable()}. */
+  static final class IrqDisable extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      k.irqDisable(c, ctx);
+      f.advance();
+    }
+
+    @Override
+    String describe() {
+      return "local_irq_disable()";
+    }
+  }
+
+  /** {@code local_irq_enable()}. */
+  static final class IrqEnable extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      k.irqEnable(c, ctx);
+      f.advance();
+    }
+
+    @Override
+    String describe() {
+      return "local_irq_enable()";
+    }
+  }
+
+  /** {@code local_irq_save(flags)}. */
+  static final class IrqSave extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      ctx.saveIrqFlag(c.cpu.interruptsEnabled());
+      k.irqDisable(c, ctx);
+      f.advance();
+    }
+
+    @Override
+    String describe() {
+      return "local_irq_save(flags)";
+    }
+  }
+
+  /** {@code local_irq_restore(flags)}. */
+  static final class IrqRestore extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      k.irqRestore(c, ctx, ctx.restoreIrqFlag());
+      f.advance();
+    }
+
+    @Override
+    String describe() {
+      return "local_irq_restore(flags)";
+    }
+  }
+
+  /** {@code preempt_disable()}. */
+  static final class PreemptDisable extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      k.addPreemptCount(c, PreemptCount.PREEMPT_OFFSET, ctx);
+      f.advance();
+    }
+
+    @Override
+    String describe() {
+      return "preempt_disable()";
+    }
+  }
+
+  /** {@code preempt_enable()} or {@code preempt_enable_no_resched()}. */
+  static final class PreemptEnable extends Op {
+    final boolean resched;
+
+    PreemptEnable(boolean resched) {
+      this.resched = resched;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      k.addPreemptCount(c, -PreemptCount.PREEMPT_OFFSET, ctx);
+      f.advance();
+      if (resched) {
+        k.preemptCheck(c, ctx);
+      }
+    }
+
+    @Override
+    String describe() {
+      return resched ? "preempt_enable()" : "preempt_enable_no_resched()";
+    }
+  }
+
+  /** {@code local_bh_disable()}. */
+  static final class BhDisable extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      k.addPreemptCount(c, PreemptCount.SOFTIRQ_OFFSET, ctx);
+      f.advance();
+    }
+
+    @Override
+    String describe() {
+      return "local_bh_disable()";
+    }
+  }
+
+  /** {@code local_bh_enable()}: pending softirqs run when the count reaches zero. */
+  static final class BhEnable extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      if (f.phase == 0) {
+        f.phase = 1;
+        k.bhEnable(c, ctx);
+        return;
+      }
+      f.advance();
+      k.preemptCheck(c, ctx);
+    }
+
+    @Override
+    String describe() {
+      return "local_bh_enable()";
+    }
+  }
+
+  /** {@code raise_softirq(nr)}. */
+  static final class RaiseSoftirq extends Op {
+    final Softirq softirq;
+
+    RaiseSoftirq(Softirq softirq) {
+      this.softirq = softirq;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      c.raiseSoftirq(softirq);
+      f.advance();
+    }
+
+    @Override
+    String describe() {
+      return "raise_softirq(" + softirq + "_SOFTIRQ)";
+    }
+  }
+
+  /** {@code irq_enter()}: the hardirq count goes up; EOI waits for {@link IrqExit}. */
+  static final class IrqEnter extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      k.addPreemptCount(c, PreemptCount.HARDIRQ_OFFSET, ctx);
+      k.traceIrqEntry(c, ctx.vector);
+      f.advance();
+    }
+
+    @Override
+    String describe() {
+      return "irq_enter()";
+    }
+  }
+
+  /**
+   * The handler proper, run as {@code handle_IRQ_event} does: with interrupts enabled for the
+   * duration unless the action is SA_INTERRUPT.
+   */
+  static final class HandleIrqEvent extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      Kernel.IrqAction action = k.actionFor(ctx.vector);
+      switch (f.phase) {
+        case 0 -> {
+          f.phase = 1;
+          if (action == null) {
+            return;
+          }
+          if (!action.saInterrupt()) {
+            c.cpu.sti();
+          }
+          k.pushFrame(c, ctx, action.handler(), false);
+        }
+        default -> {
+          c.cpu.cli();
+          f.advance();
+        }
+      }
+    }
+
+    @Override
+    String describe() {
+      return "handle_IRQ_event()";
+    }
+  }
+
+  /**
+   * {@code irq_exit()} and the softirq check of {@code do_IRQ}: EOI, hardirq count down, and
+   * pending softirqs run if this was the outermost interrupt.
+   */
+  static final class IrqExit extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      c.cpu.eoi();
+      k.addPreemptCount(c, -PreemptCount.HARDIRQ_OFFSET, ctx);
+      k.traceIrqExit(c, ctx.vector);
+      f.advance();
+      if (!c.inInterrupt() && c.softirqPending != 0) {
+        k.pushSoftirqContext(c);
+      }
+    }
+
+    @Override
+    String describe() {
+      return "irq_exit()";
+    }
+  }
+
+  /** {@code iret} via {@code ret_from_intr}: pops the interrupt context and decides. */
+  static final class Iret extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      f.advance();
+      k.returnFromInterrupt(c, ctx);
+    }
+
+    @Override
+    String describe() {
+      return "ret_from_intr";
+    }
+  }
+
+  /**
+   * {@code do_softirq()} of 2.4.17: run every pending softirq with interrupts on, restart while
+   * new ones (not yet run this time) are raised, and leave the rest to ksoftirqd.
+   */
+  static final class DoSoftirq extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      if (f.phase == 0) {
+        int pending = c.softirqPending;
+        k.addPreemptCount(c, PreemptCount.SOFTIRQ_OFFSET, ctx);
+        k.traceSoftirqEntry(c, pending);
+        f.iterationsLeft = ~pending & 0xffff; // mask: softirqs not yet run this time
+        f.scratch = pending;
+        c.softirqPending = 0;
+        c.cpu.sti();
+        f.phase = 1;
+      }
+      if (f.scratch != 0) {
+        int nr = Long.numberOfTrailingZeros(f.scratch);
+        f.scratch &= f.scratch - 1;
+        KernelPath handler = k.softirqHandler(nr);
+        if (handler != null) {
+          k.pushFrame(c, ctx, handler, false);
+        }
+        return;
+      }
+      c.cpu.cli();
+      int pending = c.softirqPending;
+      if ((pending & f.iterationsLeft) != 0) {
+        f.iterationsLeft &= ~pending;
+        f.scratch = pending;
+        c.softirqPending = 0;
+        c.cpu.sti();
+        return;
+      }
+      k.addPreemptCount(c, -PreemptCount.SOFTIRQ_OFFSET, ctx);
+      k.traceSoftirqExit(c);
+      if (pending != 0) {
+        k.wakeKsoftirqd(c);
+      }
+      f.advance();
+    }
+
+    @Override
+    String describe() {
+      return "do_softirq()";
+    }
+  }
+}

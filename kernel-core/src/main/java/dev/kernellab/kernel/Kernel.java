@@ -1,0 +1,948 @@
+package dev.kernellab.kernel;
+
+import dev.kernellab.hw.CostTable;
+import dev.kernellab.hw.Cpu;
+import dev.kernellab.hw.CpuListener;
+import dev.kernellab.hw.Machine;
+import dev.kernellab.hw.Pit;
+import dev.kernellab.hw.Vectors;
+import dev.kernellab.hw.sim.EventQueue;
+import dev.kernellab.hw.sim.Simulation;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * A booted kernel on a simulated {@link Machine}: the interpreter of {@link KernelPath}s, the
+ * interrupt entry and exit path, softirqs, timers, the generic half of {@code schedule()}, and
+ * the {@link SchedulerHost} its scheduler sees. Built by {@link KernelBuilder}.
+ *
+ * <pre>{@code
+ * Kernel k = new KernelBuilder(MachineSpec.uniprocessor(), 42)
+ *     .scheduler(SchedulerProvider.create("o1"))
+ *     .patch("preempt")
+ *     .task(TaskSpec.user("realfeel", REALFEEL).fifo(99))
+ *     .build();
+ * k.run(10_000_000_000L);
+ * }</pre>
+ *
+ * <p>Models kernel/sched.c (generic half of {@code schedule()}), kernel/softirq.c,
+ * kernel/timer.c, arch/i386/kernel/{irq.c,time.c,entry.S} of 2.4.17, with the preempt-kernel
+ * patch's hooks left to the {@link PreemptionModel}.
+ */
+public final class Kernel implements SchedulerHost {
+
+  /*
+   * Implementation overview
+   *
+   * Each CPU runs a stack of execution contexts: the current task's context at the bottom,
+   * hardirq and softirq contexts above it (KernelCpu.contexts). Each context is a stack of
+   * frames (ExecContext.Frame: path, pc, phase, loop counters, suspended compute).
+   *
+   *     cpu0:  [ task: user prog | sys_read | loop body ]  [ hardirq: irq path | rtc handler ]
+   *                                                         ^ top: runs next
+   *
+   * dispatch(cpu) executes operations of the top context until one starts a work segment on
+   * the hardware CPU (compute, spin, halt). The machine calls back when the segment ends
+   * (segmentFinished: the operation completes) or when an interrupt is accepted
+   * (interruptAccepted: the segment's remaining time is stored in its frame, a hardirq context
+   * is pushed). Before every operation the loop takes a deliverable interrupt, so an interrupt
+   * that became deliverable through sti is taken at exactly that instant.
+   *
+   * A context switch replaces the task at the bottom; the incoming task resumes inside its own
+   * schedule() frame, pays the switch cost and returns to wherever it called schedule() from.
+   * Cross-CPU effects (a lock released while another CPU spins) go through a zero-delay kick
+   * event of the target CPU, so no CPU's loop runs inside another's.
+   *
+   * Per-kernel programs (schedule(), the interrupt path, system-call entry and exit, the idle
+   * loop) are built once at construction from the cost table.
+   */
+
+  private final Machine machine;
+  private final Simulation sim;
+  private final Scheduler scheduler;
+  private final PreemptionModel preemption;
+  private final Tracer tracer;
+  private final DebugChecks debug;
+  private final int hz;
+  private final CostTable costs;
+  private final KernelCpu[] cpus;
+  private final List<Task> tasks = new ArrayList<>(); // live tasks, pid order
+  private final Map<Site, KernelPath> siteHooks; // lookups only
+  private final IrqAction[] vectorActions = new IrqAction[Vectors.COUNT];
+  private final KernelPath[] softirqHandlers = new KernelPath[Softirq.values().length];
+  private final EventQueue timerList = new EventQueue(16); // keyed by expiry in jiffies
+  private final LockOrder lockOrder = new LockOrder();
+  private final Task[] ksoftirqd;
+  private long jiffies = 1;
+  private int nextPid = 1;
+  private int thisCpu;
+  private KernelCpu timerCpu;
+
+  final KernelPath schedulePath;
+  final KernelPath preemptSchedulePath;
+  final KernelPath systemCallEntry;
+  final KernelPath retFromSysCall;
+  final KernelPath retFromIntrToUser;
+  final KernelPath interruptPath;
+  final KernelPath softirqPath;
+  final KernelPath idlePath;
+  final KernelPath retFromFork;
+  final KernelPath exitPath;
+
+  /** An interrupt handler registered on a line or vector ({@code struct irqaction}). */
+  record IrqAction(String name, KernelPath handler, boolean saInterrupt) {}
+
+  Kernel(KernelBuilder b) {
+    this.machine = new Machine(b.machineSpec(), new Simulation(b.seed()));
+    this.sim = machine.simulation();
+    this.scheduler = b.schedulerOrFail();
+    this.preemption = b.preemptionModel();
+    this.tracer = b.tracer();
+    this.debug = b.debugChecks();
+    this.hz = b.hz();
+    this.costs = machine.spec().costs();
+    this.siteHooks = new HashMap<>(b.siteHooks());
+    this.cpus = new KernelCpu[machine.cpuCount()];
+    for (int i = 0; i < cpus.length; i++) {
+      cpus[i] =
+          new KernelCpu(this, i, machine.cpu(i), sim.randoms().stream("cpu" + i + ".irq"));
+    }
+    this.ksoftirqd = new Task[cpus.length];
+
+    schedulePath =
+        KernelPath.of(
+            "kernel/sched.c", "schedule", false,
+            new SchedOps.ScheduleEntry(),
+            new FlowOps.DynamicCompute(
+                "scheduler policy", (k, c) -> k.scheduler.scheduleCostNs(c.id)),
+            new SchedOps.Switch(),
+            new SchedOps.SwitchCost(),
+            new SchedOps.ScheduleTail());
+    preemptSchedulePath =
+        KernelPath.of("kernel/sched.c", "preempt_schedule", false, new SchedOps.PreemptSchedule());
+    systemCallEntry =
+        KernelPath.of(
+            "arch/i386/kernel/entry.S", "system_call", false,
+            new FlowOps.Compute(Distribution.fixed(costs.syscallEntryNs())));
+    retFromSysCall =
+        KernelPath.of("arch/i386/kernel/entry.S", "ret_from_sys_call", false, new SchedOps.RetToUser(true));
+    retFromIntrToUser =
+        KernelPath.of("arch/i386/kernel/entry.S", "ret_from_intr", false, new SchedOps.RetToUser(false));
+    interruptPath =
+        KernelPath.of(
+            "arch/i386/kernel/irq.c", "do_IRQ", false,
+            new FlowOps.Compute(Distribution.fixed(costs.irqEntryNs())),
+            new IrqOps.IrqEnter(),
+            new IrqOps.HandleIrqEvent(),
+            new IrqOps.IrqExit(),
+            new FlowOps.Compute(Distribution.fixed(costs.irqExitNs())),
+            new IrqOps.Iret());
+    softirqPath = KernelPath.of("kernel/softirq.c", "do_softirq", false, new IrqOps.DoSoftirq());
+    idlePath = KernelPath.of("arch/i386/kernel/process.c", "cpu_idle", false, new SchedOps.Idle());
+    retFromFork =
+        KernelPath.of(
+            "arch/i386/kernel/entry.S", "ret_from_fork", false,
+            new SchedOps.SwitchCost(), new SchedOps.ScheduleTail());
+    exitPath = KernelPath.of("kernel/exit.c", "do_exit", false, new SchedOps.Exit());
+    b.irqActions().forEach((irq, a) -> vectorActions[machine.ioApic().vectorOf(irq)] = a);
+    b.softirqHandlers().forEach((s, p) -> softirqHandlers[s.ordinal()] = p);
+  }
+
+  // ---- boot -----------------------------------------------------------------------------------
+
+  void boot(KernelBuilder b) {
+    machine.attach(new Listener());
+    scheduler.attach(this);
+    for (KernelCpu c : cpus) {
+      Task idle = newTask(0, "swapper/" + c.id, null, true, 1L << c.id, "idle" + c.id);
+      idle.setCpu(c.id);
+      idle.setSchedEntity(scheduler.createEntity(idle));
+      scheduler.initIdle(idle, c.id);
+      idle.context.push(idlePath, false);
+      c.idle = idle;
+      c.current = idle;
+      c.switchedInNs = 0;
+    }
+    installTimers();
+    if (b.ksoftirqd()) {
+      for (KernelCpu c : cpus) {
+        KernelPath loop =
+            KernelPath.of("kernel/softirq.c", "ksoftirqd", false, new SchedOps.Ksoftirqd());
+        ksoftirqd[c.id] =
+            spawn(TaskSpec.kernelThread("ksoftirqd_CPU" + c.id, loop).nice(19).onCpu(c.id)
+                .allowedOn(1L << c.id));
+      }
+    }
+    for (TaskSpec spec : b.tasks()) {
+      spawn(spec);
+    }
+    for (KernelCpu c : cpus) {
+      c.cpu.sti();
+      sim.scheduleAfter(c.kick, 0);
+    }
+  }
+
+  private void installTimers() {
+    KernelPath doTimer =
+        KernelPath.path("arch/i386/kernel/time.c", "timer_interrupt")
+            .op(new FlowOps.DynamicCompute("PIT latch read", (k, c) -> k.costs.pitReadNs() + k.costs.tscReadNs()))
+            .effect("do_timer(): jiffies++, update_process_times(), mark_bh(TIMER_BH)", this::doTimer)
+            .build();
+    vectorActions[machine.ioApic().vectorOf(Pit.IRQ)] = new IrqAction("timer", doTimer, true);
+    machine.pit().program(latch(hz));
+    if (cpus.length > 1) {
+      KernelPath local =
+          KernelPath.path("arch/i386/kernel/apic.c", "smp_apic_timer_interrupt")
+              .effect("update_process_times()", c -> updateProcessTimes(c))
+              .build();
+      vectorActions[Vectors.LOCAL_TIMER_VECTOR] = new IrqAction("local-timer", local, true);
+      for (int i = 0; i < cpus.length; i++) {
+        machine.localApic(i).startTimer(1_000_000_000L / hz);
+      }
+    }
+    KernelPath ack = KernelPath.path("arch/i386/kernel/smp.c", "smp_reschedule_interrupt").build();
+    vectorActions[Vectors.RESCHEDULE_VECTOR] = new IrqAction("reschedule", ack, true);
+    vectorActions[Vectors.CALL_FUNCTION_VECTOR] = new IrqAction("call-function", ack, true);
+    KernelPath runTimers =
+        KernelPath.path("kernel/timer.c", "run_timer_list")
+            .effect("run_timer_list()", this::runTimerList)
+            .build();
+    if (softirqHandlers[Softirq.HI.ordinal()] == null) {
+      softirqHandlers[Softirq.HI.ordinal()] = runTimers;
+    }
+  }
+
+  /** {@code LATCH}: the PIT divisor for HZ, include/linux/timex.h. */
+  public static int latch(int hz) {
+    return (int) ((Pit.CLOCK_TICK_RATE + hz / 2) / hz);
+  }
+
+  private void doTimer(KernelCpu c) {
+    jiffies++;
+    if (cpus.length == 1) {
+      updateProcessTimes(c);
+    }
+    if (!timerList.isEmpty() && timerList.peekTime() <= jiffies) {
+      c.raiseSoftirq(Softirq.HI);
+    }
+  }
+
+  private void updateProcessTimes(KernelCpu c) {
+    scheduler.tick(c.id, interruptedUserMode(c));
+  }
+
+  private boolean interruptedUserMode(KernelCpu c) {
+    ExecContext below = c.contextDepth >= 2 ? c.contexts[c.contextDepth - 2] : c.current.context;
+    return below.kind == ExecContext.Kind.TASK && below.inUserMode();
+  }
+
+  private void runTimerList(KernelCpu c) {
+    timerCpu = c;
+    while (!timerList.isEmpty() && timerList.peekTime() <= jiffies) {
+      dev.kernellab.hw.sim.Event e = timerList.poll();
+      timerByEvent(e).function.run(c);
+    }
+  }
+
+  private final Map<dev.kernellab.hw.sim.Event, KernelTimer> timersByEvent = new IdentityHashMap<>();
+
+  private KernelTimer timerByEvent(dev.kernellab.hw.sim.Event e) {
+    return timersByEvent.get(e);
+  }
+
+  /** {@code mod_timer(timer, expires)}: (re)arms {@code timer} for jiffy {@code expires}. */
+  public void modTimer(KernelTimer timer, long expires) {
+    timersByEvent.putIfAbsent(timer.entry, timer);
+    timerList.remove(timer.entry);
+    timerList.add(timer.entry, expires);
+  }
+
+  KernelTimer timeoutTimer(Task t) {
+    if (t.timeout == null) {
+      t.timeout = new KernelTimer("timeout." + t.pid(), c -> c.wakeUpProcess(t));
+    }
+    return t.timeout;
+  }
+
+  /** {@code del_timer(timer)}. Returns whether it was armed. */
+  public boolean delTimer(KernelTimer timer) {
+    return timerList.remove(timer.entry);
+  }
+
+  // ---- tasks ----------------------------------------------------------------------------------
+
+  private Task newTask(int pid, String comm, Mm mm, boolean idle, long allowed, String stream) {
+    return new Task(pid, comm, mm, idle, allowed, sim.randoms().stream("task." + stream));
+  }
+
+  /** Creates a task from {@code spec} and makes it runnable (a boot-time task). */
+  public Task spawn(TaskSpec spec) {
+    if (spec.cpu() < 0 || spec.cpu() >= cpus.length) {
+      throw new IllegalArgumentException(
+          spec.comm() + ": no cpu" + spec.cpu() + " on a " + cpus.length + "-CPU machine");
+    }
+    int pid = nextPid++;
+    Mm mm = spec.isUser() ? new Mm(pid, spec.residentPages()) : null;
+    long allowed = spec.cpusAllowed() & (cpus.length == 64 ? -1L : (1L << cpus.length) - 1);
+    if (allowed == 0) {
+      throw new IllegalArgumentException(spec.comm() + ": cpus_allowed names no CPU of this machine");
+    }
+    Task t = newTask(pid, spec.comm(), mm, false, allowed, Integer.toString(pid));
+    t.setPolicy(spec.policy(), spec.rtPriority());
+    t.setNice(spec.nice());
+    t.setCpu(spec.mayRunOnOrFirst(allowed));
+    t.setSchedEntity(scheduler.createEntity(t));
+    prepareNewContext(t, spec.program());
+    tasks.add(t);
+    int saved = thisCpu;
+    thisCpu = t.cpu();
+    scheduler.wakeUpNewTask(t, null);
+    thisCpu = saved;
+    return t;
+  }
+
+  private void prepareNewContext(Task t, KernelPath program) {
+    t.context.clear();
+    t.context.push(program, program.isUser());
+    ExecContext.Frame f = t.context.push(retFromFork, false);
+    f.scratch = 1; // the first run pays a context switch
+    t.context.saveIrqFlag(true);
+  }
+
+  void forkTask(KernelCpu c, String comm, KernelPath program) {
+    Task parent = c.current;
+    int pid = nextPid++;
+    Mm mm = program.isUser() ? new Mm(pid, parent.mm() == null ? 0 : parent.mm().residentPages()) : null;
+    Task child = newTask(pid, comm, mm, false, parent.cpusAllowed(), Integer.toString(pid));
+    child.setPolicy(parent.policy(), parent.rtPriority());
+    child.setNice(parent.nice());
+    child.setCpu(c.id);
+    child.parent = parent;
+    child.setSchedEntity(scheduler.createEntity(child));
+    prepareNewContext(child, program);
+    tasks.add(child);
+    scheduler.fork(parent, child);
+    scheduler.wakeUpNewTask(child, parent);
+  }
+
+  void checkExit(KernelCpu c) {
+    Task t = c.current;
+    if (debug.preemptCount() && PreemptCount.inAtomic(t.preemptCount)) {
+      throw bug(c, "exit with preempt_count", t + " exited with " + PreemptCount.describe(t.preemptCount));
+    }
+  }
+
+  private void reap(Task zombie) {
+    Task reaper = zombie.parent != null && zombie.parent.state() != TaskState.DEAD ? zombie.parent : null;
+    if (reaper != null) {
+      scheduler.reap(reaper, zombie);
+    }
+    zombie.setState(TaskState.DEAD);
+    tasks.remove(zombie);
+  }
+
+  // ---- the interpreter ------------------------------------------------------------------------
+
+  private final class Listener implements CpuListener {
+    @Override
+    public void interruptAccepted(Cpu cpu, int vector, long suspendedComputeNs) {
+      KernelCpu c = cpus[cpu.id()];
+      ExecContext top = c.top();
+      if (!top.isEmpty()) {
+        ExecContext.Frame f = top.top();
+        if (f.computing) {
+          f.computeLeftNs = suspendedComputeNs;
+        }
+      }
+      enterInterrupt(c, vector);
+      dispatch(c);
+    }
+
+    @Override
+    public void segmentFinished(Cpu cpu) {
+      KernelCpu c = cpus[cpu.id()];
+      ExecContext.Frame f = c.top().top();
+      f.computing = false;
+      if (f.advanceAfterCompute) {
+        f.advance();
+      }
+      dispatch(c);
+    }
+  }
+
+  void kicked(KernelCpu c) {
+    if (c.cpu.segment() == Cpu.Segment.SPIN) {
+      c.cpu.stopSegment();
+    }
+    if (c.cpu.segment() == Cpu.Segment.NONE) {
+      dispatch(c);
+    }
+  }
+
+  private void dispatch(KernelCpu c) {
+    if (c.dispatching) {
+      return;
+    }
+    c.dispatching = true;
+    int savedCpu = thisCpu;
+    thisCpu = c.id;
+    try {
+      while (c.cpu.segment() == Cpu.Segment.NONE) {
+        if (c.cpu.hasDeliverableInterrupt()) {
+          enterInterrupt(c, c.cpu.acceptInterrupt());
+          continue;
+        }
+        ExecContext ctx = c.top();
+        if (ctx.isEmpty()) {
+          contextFinished(c, ctx);
+          continue;
+        }
+        ExecContext.Frame f = ctx.top();
+        if (f.computing) {
+          c.cpu.startCompute(f.computeLeftNs);
+          break;
+        }
+        if (f.pc >= f.path.size()) {
+          frameFinished(c, ctx, f);
+          continue;
+        }
+        f.path.op(f.pc).exec(this, c, ctx, f);
+      }
+    } finally {
+      c.dispatching = false;
+      thisCpu = savedCpu;
+    }
+  }
+
+  private void frameFinished(KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+    if (f.iterationsLeft > 0 && f.path.site() != null) {
+      f.iterationsLeft--;
+      f.iteration++;
+      f.pc = 0;
+      f.phase = 0;
+      if (f.siteHook != null) {
+        long iteration = f.iteration - 1;
+        ExecContext.Frame h = pushFrame(c, ctx, f.siteHook, false);
+        h.iteration = iteration;
+      }
+      return;
+    }
+    if (tracer != null) {
+      tracer.pathExit(now(), c.id, f.path);
+    }
+    ctx.pop();
+  }
+
+  private void contextFinished(KernelCpu c, ExecContext ctx) {
+    switch (ctx.kind) {
+      case SOFTIRQ -> {
+        c.contextDepth--;
+        c.cpu.restoreInterruptFlag(ctx.restoreIrqFlag());
+      }
+      case HARDIRQ -> throw new IllegalStateException("hardirq context ended without iret on " + c);
+      case TASK -> ctx.push(exitPath, false);
+    }
+  }
+
+  /** Starts a compute segment for the operation at {@code f}; zero-length ones complete at once. */
+  void compute(KernelCpu c, ExecContext.Frame f, long ns, boolean endsOperation) {
+    if (ns <= 0) {
+      if (endsOperation) {
+        f.advance();
+      }
+      return;
+    }
+    f.computing = true;
+    f.advanceAfterCompute = endsOperation;
+    f.computeLeftNs = ns;
+    c.cpu.startCompute(ns);
+  }
+
+  ExecContext.Frame pushFrame(KernelCpu c, ExecContext ctx, KernelPath path, boolean user) {
+    if (tracer != null) {
+      tracer.pathEnter(now(), c.id, path);
+    }
+    return ctx.push(path, user);
+  }
+
+  SplittableRandom random(KernelCpu c, ExecContext ctx) {
+    return ctx.kind == ExecContext.Kind.TASK ? ctx.task.random() : c.irqRandom;
+  }
+
+  KernelPath siteHook(Site site) {
+    return siteHooks.isEmpty() ? null : siteHooks.get(site);
+  }
+
+  IrqAction actionFor(int vector) {
+    return vectorActions[vector];
+  }
+
+  KernelPath softirqHandler(int nr) {
+    return softirqHandlers[nr];
+  }
+
+  // ---- interrupts -----------------------------------------------------------------------------
+
+  private void enterInterrupt(KernelCpu c, int vector) {
+    if (c.contextDepth == KernelCpu.MAX_CONTEXTS) {
+      throw bug(c, "interrupt nesting", "more than " + KernelCpu.MAX_CONTEXTS + " nested contexts");
+    }
+    ExecContext ctx = c.contexts[c.contextDepth++];
+    ctx.clear();
+    ctx.kind = ExecContext.Kind.HARDIRQ;
+    ctx.vector = vector;
+    pushFrame(c, ctx, interruptPath, false);
+  }
+
+  void pushSoftirqContext(KernelCpu c) {
+    if (debug.preemptCount() && PreemptCount.inInterrupt(c.current.preemptCount)) {
+      throw bug(c, "softirq in interrupt", "do_softirq with " + PreemptCount.describe(c.current.preemptCount));
+    }
+    ExecContext ctx = c.contexts[c.contextDepth++];
+    ctx.clear();
+    ctx.kind = ExecContext.Kind.SOFTIRQ;
+    ctx.saveIrqFlag(c.cpu.interruptsEnabled());
+    pushFrame(c, ctx, softirqPath, false);
+  }
+
+  void returnFromInterrupt(KernelCpu c, ExecContext irq) {
+    c.contextDepth--;
+    c.cpu.sti(); // iret: the interrupted context had IF set, or the interrupt would not be here
+    if (c.contextDepth > 0) {
+      return;
+    }
+    Task t = c.current;
+    if (t.isIdle()) {
+      return; // cpu_idle() looks at need_resched itself
+    }
+    ExecContext ctx = t.context;
+    if (ctx.inUserMode()) {
+      if (t.needResched()) {
+        pushFrame(c, ctx, retFromIntrToUser, false);
+      }
+      return;
+    }
+    if (preemption.preemptOnIrqReturn(c, t)) {
+      pushFrame(c, ctx, preemptSchedulePath, false);
+    }
+  }
+
+  void traceIrqEntry(KernelCpu c, int vector) {
+    if (tracer != null) {
+      tracer.irqEntry(now(), c.id, vector);
+    }
+  }
+
+  void traceIrqExit(KernelCpu c, int vector) {
+    if (tracer != null) {
+      tracer.irqExit(now(), c.id, vector);
+    }
+  }
+
+  void traceSoftirqEntry(KernelCpu c, int pending) {
+    if (tracer != null) {
+      tracer.softirqEntry(now(), c.id, pending);
+    }
+  }
+
+  void traceSoftirqExit(KernelCpu c) {
+    if (tracer != null) {
+      tracer.softirqExit(now(), c.id);
+    }
+  }
+
+  void wakeKsoftirqd(KernelCpu c) {
+    Task d = ksoftirqd[c.id];
+    if (d != null && d.state() != TaskState.RUNNING) {
+      wakeUpTask(c, d);
+    }
+  }
+
+  // ---- interrupt flag, preempt count, bottom halves ---------------------------------------------
+
+  void irqDisable(KernelCpu c, ExecContext ctx) {
+    if (c.cpu.interruptsEnabled()) {
+      c.irqsOffSinceNs = now();
+      if (tracer != null) {
+        tracer.irqsOff(now(), c.id, ctx.currentPath());
+      }
+    }
+    c.cpu.cli();
+  }
+
+  void irqEnable(KernelCpu c, ExecContext ctx) {
+    if (!c.cpu.interruptsEnabled() && tracer != null) {
+      tracer.irqsOn(now(), c.id, ctx.currentPath(), now() - c.irqsOffSinceNs);
+    }
+    c.cpu.sti();
+  }
+
+  void irqRestore(KernelCpu c, ExecContext ctx, boolean enabled) {
+    if (enabled) {
+      irqEnable(c, ctx);
+    } else {
+      irqDisable(c, ctx);
+    }
+  }
+
+  void addPreemptCount(KernelCpu c, int delta, ExecContext ctx) {
+    Task t = c.current;
+    int before = t.preemptCount;
+    int after = before + delta;
+    if (delta < 0 && debug.preemptCount()) {
+      int mask = delta == -PreemptCount.PREEMPT_OFFSET ? PreemptCount.PREEMPT_MASK
+          : delta == -PreemptCount.SOFTIRQ_OFFSET ? PreemptCount.SOFTIRQ_MASK
+          : PreemptCount.HARDIRQ_MASK;
+      if ((before & mask) == 0) {
+        throw bug(c, "preempt_count underflow", t + ": " + PreemptCount.describe(before) + " - " + -delta);
+      }
+    }
+    t.preemptCount = after;
+    int b = before & ~PreemptCount.PREEMPT_ACTIVE;
+    int a = after & ~PreemptCount.PREEMPT_ACTIVE;
+    if (b == 0 && a != 0) {
+      c.preemptOffSinceNs = now();
+      if (tracer != null) {
+        tracer.preemptOff(now(), c.id, ctx.currentPath());
+      }
+    } else if (b != 0 && a == 0 && tracer != null) {
+      tracer.preemptOn(now(), c.id, ctx.currentPath(), now() - c.preemptOffSinceNs);
+    }
+  }
+
+  /** After a count drop: {@code preempt_schedule()} if the model says so. */
+  void preemptCheck(KernelCpu c, ExecContext ctx) {
+    Task t = c.current;
+    if (t.preemptCount == 0 && !t.isIdle() && ctx.kind == ExecContext.Kind.TASK
+        && preemption.preemptOnEnable(c, t)) {
+      pushFrame(c, ctx, preemptSchedulePath, false);
+    }
+  }
+
+  void bhEnable(KernelCpu c, ExecContext ctx) {
+    addPreemptCount(c, -PreemptCount.SOFTIRQ_OFFSET, ctx);
+    if (!c.inInterrupt() && c.softirqPending != 0) {
+      pushSoftirqContext(c);
+    }
+  }
+
+  // ---- locks ----------------------------------------------------------------------------------
+
+  /** The raw lock: true if taken now; otherwise the CPU spins and the operation retries. */
+  boolean tryAcquire(KernelCpu c, ExecContext ctx, ExecContext.Frame f, SpinLock lock, boolean read) {
+    boolean smp = cpus.length > 1;
+    boolean free = read ? lock.writerCpu < 0 : lock.writerCpu < 0 && lock.readers == 0;
+    if (smp && !free) {
+      if (debug.lockOwnership() && lock.writerCpu == c.id) {
+        throw bug(c, "spinlock recursion", lock + " already held by this CPU, taken again by " + ctx.currentPath());
+      }
+      if (f.scratch == 0) {
+        f.scratch = now() + 1; // spin start, +1 so that time 0 reads as "spinning"
+        if (tracer != null) {
+          tracer.lockContend(now(), c.id, lock, ctx.currentPath());
+        }
+      }
+      lock.addSpinner(c.id);
+      c.cpu.startSpin();
+      return false;
+    }
+    long spun = f.scratch == 0 ? 0 : now() - (f.scratch - 1);
+    f.scratch = 0;
+    lock.removeSpinner(c.id);
+    if (read) {
+      if (lock.readers == 0) {
+        lock.recordAcquire(now(), ctx.currentPath(), spun > 0);
+      }
+      lock.readers++;
+    } else if (lock.writerCpu < 0) {
+      lock.writerCpu = c.id;
+      lock.recordAcquire(now(), ctx.currentPath(), spun > 0);
+    } else {
+      lock.nested++; // UP: the lock compiles away; a nested taker on the same CPU is not a wait
+    }
+    if (debug.lockOrder()) {
+      for (int i = 0; i < c.heldCount; i++) {
+        if (c.held[i] != lock && !lockOrder.record(c.held[i], lock)) {
+          throw bug(c, "lock order inversion",
+              lock + " taken while holding " + c.held[i] + " in " + ctx.currentPath()
+                  + ", but elsewhere " + c.held[i] + " is taken while holding " + lock);
+        }
+      }
+    }
+    if (c.heldCount < c.held.length) {
+      c.held[c.heldCount++] = lock;
+    }
+    if (tracer != null) {
+      tracer.lockAcquire(now(), c.id, lock, ctx.currentPath(), spun);
+    }
+    return true;
+  }
+
+  /** The raw unlock, with ownership checks, statistics and a kick to the first spinner. */
+  void release(KernelCpu c, ExecContext ctx, SpinLock lock, boolean read) {
+    if (read) {
+      if (lock.readers == 0) {
+        throw bug(c, "unlock of unheld lock", "read_unlock(" + lock + ") with no reader in " + ctx.currentPath());
+      }
+      if (--lock.readers == 0) {
+        lock.recordRelease(now());
+      }
+    } else if (lock.nested > 0) {
+      lock.nested--;
+    } else {
+      if (debug.lockOwnership() && lock.writerCpu < 0) {
+        throw bug(c, "unlock of unheld lock", lock + " is not held, unlocked by " + ctx.currentPath());
+      }
+      if (debug.lockOwnership() && lock.writerCpu != c.id) {
+        throw bug(c, "unlock by another CPU", lock + " held by cpu" + lock.writerCpu + ", unlocked on cpu" + c.id);
+      }
+      long held = now() - lock.acquiredNs;
+      lock.recordRelease(now());
+      lock.writerCpu = -1;
+      if (tracer != null) {
+        tracer.lockRelease(now(), c.id, lock, ctx.currentPath(), held);
+      }
+    }
+    for (int i = c.heldCount - 1; i >= 0; i--) {
+      if (c.held[i] == lock) {
+        System.arraycopy(c.held, i + 1, c.held, i, c.heldCount - i - 1);
+        c.heldCount--;
+        break;
+      }
+    }
+    if (lock.spinnerCount > 0) {
+      KernelCpu s = cpus[lock.spinners[0]];
+      if (!s.kick.isScheduled()) {
+        sim.scheduleAfter(s.kick, 0);
+      }
+    }
+  }
+
+  // ---- schedule() -----------------------------------------------------------------------------
+
+  void callSchedule(KernelCpu c, ExecContext ctx) {
+    if (ctx.kind != ExecContext.Kind.TASK) {
+      throw bug(c, "Scheduling in interrupt", "schedule() called from " + ctx.kind + " context in " + ctx.currentPath());
+    }
+    pushFrame(c, ctx, schedulePath, false);
+  }
+
+  void scheduleEntryChecks(KernelCpu c, ExecContext ctx) {
+    Task t = c.current;
+    if (!debug.atomicSchedule()) {
+      return;
+    }
+    if (PreemptCount.inInterrupt(t.preemptCount)) {
+      throw bug(c, "Scheduling in interrupt", t + " " + PreemptCount.describe(t.preemptCount));
+    }
+    if (PreemptCount.inAtomic(t.preemptCount)) {
+      throw bug(c, "scheduling while atomic", t + " " + PreemptCount.describe(t.preemptCount) + heldLocks(c));
+    }
+    if (t.state().isSleeping() && !c.cpu.interruptsEnabled()) {
+      throw bug(c, "sleeping with interrupts off", t + " in " + callerOf(ctx));
+    }
+  }
+
+  private String heldLocks(KernelCpu c) {
+    if (c.heldCount == 0) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder(", holding");
+    for (int i = 0; i < c.heldCount; i++) {
+      sb.append(' ').append(c.held[i]);
+    }
+    return sb.toString();
+  }
+
+  private static KernelPath callerOf(ExecContext ctx) {
+    return ctx.depth >= 2 ? ctx.frame(ctx.depth - 2).path : ctx.currentPath();
+  }
+
+  /** The generic half of schedule(): returns true if the CPU switched to another task. */
+  boolean switchTasks(KernelCpu c) {
+    Task prev = c.current;
+    if (!prev.isIdle()
+        && prev.state() != TaskState.RUNNING
+        && (prev.preemptCount & PreemptCount.PREEMPT_ACTIVE) == 0) {
+      if (prev.state() == TaskState.INTERRUPTIBLE && prev.signalPending()) {
+        prev.setState(TaskState.RUNNING);
+      } else {
+        scheduler.deactivate(prev, c.id);
+      }
+    }
+    Task next = scheduler.pickNext(c.id, prev);
+    prev.setNeedResched(false);
+    if (next == prev) {
+      return false;
+    }
+    long now = now();
+    prev.runtimeNs += now - c.switchedInNs;
+    if (prev.state() == TaskState.RUNNING) {
+      prev.involuntarySwitches++;
+    } else {
+      prev.voluntarySwitches++;
+    }
+    c.switchedInNs = now;
+    next.setCpu(c.id);
+    c.current = next;
+    if (tracer != null) {
+      tracer.schedSwitch(now, c.id, prev, next);
+    }
+    if (prev.state() == TaskState.ZOMBIE) {
+      reap(prev);
+    }
+    return true;
+  }
+
+  // ---- wake-ups -------------------------------------------------------------------------------
+
+  int wakeUpQueue(KernelCpu c, WaitQueue wq) {
+    int woken = 0;
+    int i = 0;
+    while (i < wq.waiterCount()) {
+      Task t = wq.waiter(i);
+      boolean exclusive = wq.isExclusive(i);
+      if (wakeUpTask(c, t)) {
+        woken++;
+        if (exclusive) {
+          break;
+        }
+      }
+      i++;
+    }
+    return woken;
+  }
+
+  boolean wakeUpTask(KernelCpu c, Task t) {
+    int saved = thisCpu;
+    thisCpu = c.id;
+    boolean woke = scheduler.tryToWakeUp(t, false);
+    thisCpu = saved;
+    if (woke && tracer != null) {
+      tracer.schedWakeup(now(), c.id, t);
+    }
+    return woke;
+  }
+
+  // ---- SchedulerHost --------------------------------------------------------------------------
+
+  @Override
+  public int cpuCount() {
+    return cpus.length;
+  }
+
+  @Override
+  public int hz() {
+    return hz;
+  }
+
+  @Override
+  public long jiffies() {
+    return jiffies;
+  }
+
+  @Override
+  public long now() {
+    return sim.now();
+  }
+
+  @Override
+  public CostTable costs() {
+    return costs;
+  }
+
+  @Override
+  public Task current(int cpu) {
+    return cpus[cpu].current;
+  }
+
+  @Override
+  public Task idle(int cpu) {
+    return cpus[cpu].idle;
+  }
+
+  @Override
+  public int thisCpu() {
+    return thisCpu;
+  }
+
+  @Override
+  public void reschedule(int cpu) {
+    Task t = cpus[cpu].current;
+    boolean wasSet = t.needResched();
+    t.setNeedResched(true);
+    if (!wasSet && cpu != thisCpu) {
+      machine.sendIpi(thisCpu, cpu, Vectors.RESCHEDULE_VECTOR);
+    }
+  }
+
+  @Override
+  public List<Task> allTasks() {
+    return Collections.unmodifiableList(tasks);
+  }
+
+  // ---- public API -----------------------------------------------------------------------------
+
+  /** Runs the simulation until {@code endNs}. */
+  public void run(long endNs) {
+    sim.runUntil(endNs);
+  }
+
+  /** The machine. */
+  public Machine machine() {
+    return machine;
+  }
+
+  /** The simulation. */
+  public Simulation simulation() {
+    return sim;
+  }
+
+  /** The scheduler. */
+  public Scheduler scheduler() {
+    return scheduler;
+  }
+
+  /** The preemption model in force. */
+  public PreemptionModel preemptionModel() {
+    return preemption;
+  }
+
+  /** Per-CPU kernel state of CPU {@code i}. */
+  public KernelCpu cpu(int i) {
+    return cpus[i];
+  }
+
+  /** The task with pid {@code pid}, or null if none lives. */
+  public Task task(int pid) {
+    for (Task t : tasks) {
+      if (t.pid() == pid) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  /** The task named {@code comm} (first by pid), or null. */
+  public Task task(String comm) {
+    for (Task t : tasks) {
+      if (t.comm().equals(comm)) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  KernelBug bug(KernelCpu c, String check, String detail) {
+    ExecContext ctx = c.top();
+    KernelPath p = ctx.currentPath();
+    String where = p == null ? "" : " in " + p + (p.site() != null ? " (site " + p.site().key() + ")" : "");
+    return new KernelBug(
+        check, detail + " [cpu" + c.id + ", task " + c.current + where + ", t=" + now() + " ns]");
+  }
+}

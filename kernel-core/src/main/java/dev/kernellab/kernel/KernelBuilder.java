@@ -1,0 +1,277 @@
+package dev.kernellab.kernel;
+
+import dev.kernellab.hw.IoApic;
+import dev.kernellab.hw.MachineSpec;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The one place where a kernel is composed: machine, scheduler, patches, tasks, drivers,
+ * tracer. Rejects impossible compositions with one clear message.
+ *
+ * <pre>{@code
+ * Kernel k = new KernelBuilder(MachineSpec.uniprocessor(), 42)
+ *     .scheduler(SchedulerProvider.create("goodness"))
+ *     .patch("preempt")
+ *     .patch("lowlat")
+ *     .task(TaskSpec.user("realfeel", REALFEEL).fifo(99))
+ *     .build();
+ * }</pre>
+ */
+public final class KernelBuilder {
+
+  /** HZ of i386 in 2.4 and in 2.5 before 2.5.25. */
+  public static final int DEFAULT_HZ = 100;
+
+  private final MachineSpec machine;
+  private final long seed;
+  private Scheduler scheduler;
+  private int schedulers;
+  private final List<KernelPatch> patches = new ArrayList<>();
+  private final List<TaskSpec> tasks = new ArrayList<>();
+  private final Map<Integer, Kernel.IrqAction> irqActions = new TreeMap<>();
+  private final Map<Softirq, KernelPath> softirqHandlers = new TreeMap<>();
+  private final Map<Site, KernelPath> siteHooks = new LinkedHashMap<>();
+  private final Map<String, Sysctl> sysctls = new TreeMap<>();
+  private PreemptionModel preemption = PreemptionModel.VANILLA;
+  private String preemptionOwner;
+  private Tracer tracer;
+  private DebugChecks debug = DebugChecks.all();
+  private int hz = DEFAULT_HZ;
+  private boolean ksoftirqd = true;
+  private boolean built;
+
+  /** Starts a kernel for {@code machine}; every random draw of the run derives from {@code seed}. */
+  public KernelBuilder(MachineSpec machine, long seed) {
+    this.machine = Objects.requireNonNull(machine, "machine");
+    this.seed = seed;
+  }
+
+  /** The scheduler (exactly one). */
+  public KernelBuilder scheduler(Scheduler s) {
+    Objects.requireNonNull(s, "scheduler");
+    schedulers++;
+    this.scheduler = s;
+    return this;
+  }
+
+  /** The scheduler registered under {@code name}. */
+  public KernelBuilder scheduler(String name) {
+    return scheduler(SchedulerProvider.create(name));
+  }
+
+  /** Applies {@code patch} at build time (each patch at most once). */
+  public KernelBuilder patch(KernelPatch patch) {
+    patches.add(Objects.requireNonNull(patch, "patch"));
+    return this;
+  }
+
+  /** Applies the patch registered under {@code name}. */
+  public KernelBuilder patch(String name) {
+    return patch(KernelPatchProvider.create(name));
+  }
+
+  /** Starts {@code spec} at boot. */
+  public KernelBuilder task(TaskSpec spec) {
+    tasks.add(Objects.requireNonNull(spec, "task"));
+    return this;
+  }
+
+  /** {@code request_irq(irq, handler, flags)}: {@code saInterrupt} keeps interrupts off. */
+  public KernelBuilder requestIrq(int irq, String name, KernelPath handler, boolean saInterrupt) {
+    if (irq < 0 || irq >= IoApic.PINS) {
+      throw new IllegalArgumentException("request_irq: no IRQ line " + irq);
+    }
+    if (irqActions.containsKey(irq)) {
+      throw new IllegalArgumentException("request_irq: IRQ " + irq + " already has a handler ("
+          + irqActions.get(irq).name() + "); shared lines are not modelled");
+    }
+    irqActions.put(irq, new Kernel.IrqAction(name, handler, saInterrupt));
+    return this;
+  }
+
+  /** {@code open_softirq(nr, action)}. */
+  public KernelBuilder openSoftirq(Softirq s, KernelPath handler) {
+    softirqHandlers.put(s, handler);
+    return this;
+  }
+
+  /** Attaches a tracer (one; compose collectors in the tracer itself). */
+  public KernelBuilder tracer(Tracer t) {
+    this.tracer = t;
+    return this;
+  }
+
+  /** Which debug checks run (all by default). */
+  public KernelBuilder debugChecks(DebugChecks d) {
+    this.debug = Objects.requireNonNull(d, "debug");
+    return this;
+  }
+
+  /** Timer frequency (100 by default). */
+  public KernelBuilder hz(int value) {
+    if (value < 1 || value > 10_000) {
+      throw new IllegalArgumentException("HZ must be 1..10000, got " + value);
+    }
+    this.hz = value;
+    return this;
+  }
+
+  /** Whether per-CPU ksoftirqd threads exist (2.4.10 and later: yes). */
+  public KernelBuilder ksoftirqd(boolean on) {
+    this.ksoftirqd = on;
+    return this;
+  }
+
+  /** What a patch may change while the kernel is built. */
+  public final class Patching {
+    private final String patch;
+
+    private Patching(String patch) {
+      this.patch = patch;
+    }
+
+    /** Installs the preemption decisions (one patch may own them). */
+    public void preemptionModel(PreemptionModel m) {
+      if (preemptionOwner != null) {
+        throw new IllegalStateException(
+            "patch " + patch + " sets the preemption model, already set by " + preemptionOwner);
+      }
+      preemptionOwner = patch;
+      preemption = Objects.requireNonNull(m, "preemption model");
+    }
+
+    /**
+     * Runs {@code hook} between the iterations of every loop at {@code site}. Two patches
+     * hooking one site run in the order they were applied.
+     */
+    public void hookSite(Site site, KernelPath hook) {
+      KernelPath existing = siteHooks.get(site);
+      if (existing == null) {
+        siteHooks.put(site, hook);
+        return;
+      }
+      KernelPath.Builder both = KernelPath.path(hook.file(), hook.function());
+      both.call(existing).call(hook);
+      siteHooks.put(site, both.build());
+    }
+
+    /** Registers a run-time switch. */
+    public Sysctl sysctl(String name, boolean initial) {
+      if (sysctls.containsKey(name)) {
+        throw new IllegalStateException("sysctl " + name + " registered twice");
+      }
+      Sysctl s = new Sysctl(name, initial);
+      sysctls.put(name, s);
+      return s;
+    }
+
+    /** Adds a boot-time task (a kernel thread the patch brings). */
+    public void task(TaskSpec spec) {
+      tasks.add(spec);
+    }
+
+    /** The machine being built for. */
+    public MachineSpec machine() {
+      return machine;
+    }
+  }
+
+  /** Builds and boots the kernel. */
+  public Kernel build() {
+    if (built) {
+      throw new IllegalStateException("this builder already built a kernel");
+    }
+    if (schedulers == 0) {
+      throw new IllegalArgumentException("no scheduler: choose one (e.g. o1, goodness)");
+    }
+    if (schedulers > 1) {
+      throw new IllegalArgumentException("two schedulers given: a kernel has exactly one");
+    }
+    if (!scheduler.supportsCpuCount(machine.cpus())) {
+      throw new IllegalArgumentException(
+          "scheduler " + scheduler.name() + " does not support " + machine.cpus() + " CPUs");
+    }
+    List<String> names = new ArrayList<>();
+    for (KernelPatch p : patches) {
+      if (names.contains(p.name())) {
+        throw new IllegalArgumentException("patch " + p.name() + " given twice");
+      }
+      names.add(p.name());
+    }
+    for (TaskSpec t : tasks) {
+      if (t.cpu() < 0 || t.cpu() >= machine.cpus()) {
+        throw new IllegalArgumentException(
+            t.comm() + ": no cpu" + t.cpu() + " on a " + machine.cpus() + "-CPU machine");
+      }
+    }
+    built = true;
+    for (KernelPatch p : patches) {
+      p.apply(new Patching(p.name()));
+    }
+    Kernel k = new Kernel(this);
+    k.boot(this);
+    return k;
+  }
+
+  // Read by Kernel.
+  MachineSpec machineSpec() {
+    return machine;
+  }
+
+  long seed() {
+    return seed;
+  }
+
+  Scheduler schedulerOrFail() {
+    return scheduler;
+  }
+
+  PreemptionModel preemptionModel() {
+    return preemption;
+  }
+
+  Tracer tracer() {
+    return tracer;
+  }
+
+  DebugChecks debugChecks() {
+    return debug;
+  }
+
+  int hz() {
+    return hz;
+  }
+
+  boolean ksoftirqd() {
+    return ksoftirqd;
+  }
+
+  List<TaskSpec> tasks() {
+    return Collections.unmodifiableList(tasks);
+  }
+
+  Map<Integer, Kernel.IrqAction> irqActions() {
+    return irqActions;
+  }
+
+  Map<Softirq, KernelPath> softirqHandlers() {
+    return softirqHandlers;
+  }
+
+  Map<Site, KernelPath> siteHooks() {
+    return siteHooks;
+  }
+
+  /** The patches applied, in order. */
+  public List<String> patchNames() {
+    List<String> out = new ArrayList<>();
+    patches.forEach(p -> out.add(p.name()));
+    return out;
+  }
+}

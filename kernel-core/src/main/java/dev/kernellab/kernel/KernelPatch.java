@@ -1,0 +1,18 @@
+package dev.kernellab.kernel;
+
+/**
+ * A named change to the kernel, applied while the kernel is built ({@code preempt},
+ * {@code lowlat}): it may install a {@link PreemptionModel}, attach operations to the
+ * {@link Site}s of kernel paths, register run-time switches, or add tasks and tracers.
+ *
+ * <p>Found by name through {@link KernelPatchProvider} (ServiceLoader) or passed to
+ * {@link KernelBuilder#patch(KernelPatch)} directly.
+ */
+public interface KernelPatch {
+
+  /** The name users pass, e.g. {@code "preempt"}. */
+  String name();
+
+  /** Applies the patch to the kernel being built. */
+  void apply(KernelBuilder.Patching kernel);
+}

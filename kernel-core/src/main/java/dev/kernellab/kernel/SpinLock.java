@@ -1,0 +1,153 @@
+package dev.kernellab.kernel;
+
+/**
+ * A kernel spinlock or reader-writer lock ({@code spinlock_t}, {@code rwlock_t}), with the
+ * statistics the lab reports: how long it was held, at most and as a histogram, and by which
+ * path.
+ *
+ * <p>Models include/asm-i386/spinlock.h and include/linux/spinlock.h (2.4.17). On SMP a
+ * contended lock makes the acquiring CPU spin (busy time, visible in traces). On UP the 2.4
+ * lock itself compiles to nothing: acquiring never waits, and only the side effects of the
+ * {@code _irq}, {@code _irqsave} and {@code _bh} forms (and, with the preempt patch, the
+ * preempt count) remain. The model still records holders on UP, so that hold times and the
+ * debug checks work in every configuration.
+ *
+ * <pre>{@code
+ * static final SpinLock DCACHE_LOCK = SpinLock.spin("dcache_lock");
+ * path("fs/dcache.c", "prune_dcache").spinLock(DCACHE_LOCK) ... .spinUnlock(DCACHE_LOCK)
+ * }</pre>
+ */
+public final class SpinLock {
+
+  /** Number of log2 buckets of the hold-time histogram (1 ns .. 2^40 ns). */
+  public static final int HISTOGRAM_BUCKETS = 41;
+
+  private final String name;
+  private final boolean readerWriter;
+
+  // Holder state. A spinlock has at most one holder; an rwlock one writer or many readers.
+  int writerCpu = -1; // CPU holding it for write (or as a spinlock), -1 when free
+  int readers;
+  int nested; // UP only: re-acquisitions by a nested context on the holding CPU
+  long acquiredNs;
+  KernelPath acquiredBy;
+  // CPUs spinning on this lock, FIFO (stand-in for test-and-set arbitration; see Kernel).
+  final int[] spinners = new int[64];
+  int spinnerCount;
+
+  // Statistics.
+  private long acquisitions;
+  private long contentions;
+  private long maxHoldNs;
+  private KernelPath maxHoldPath;
+  private long totalHoldNs;
+  private final long[] holdHistogram = new long[HISTOGRAM_BUCKETS];
+
+  private SpinLock(String name, boolean readerWriter) {
+    this.name = name;
+    this.readerWriter = readerWriter;
+  }
+
+  /** A {@code spinlock_t}. */
+  public static SpinLock spin(String name) {
+    return new SpinLock(name, false);
+  }
+
+  /** An {@code rwlock_t}. */
+  public static SpinLock readerWriter(String name) {
+    return new SpinLock(name, true);
+  }
+
+  /** The lock's kernel name, e.g. {@code "pagecache_lock"}. */
+  public String name() {
+    return name;
+  }
+
+  /** True for an {@code rwlock_t}. */
+  public boolean isReaderWriter() {
+    return readerWriter;
+  }
+
+  /** True while any CPU holds it (for write, or as a spinlock). */
+  public boolean isHeldExclusive() {
+    return writerCpu >= 0;
+  }
+
+  /** Number of read holders. */
+  public int readers() {
+    return readers;
+  }
+
+  /** Successful acquisitions. */
+  public long acquisitions() {
+    return acquisitions;
+  }
+
+  /** Acquisitions that had to spin first. */
+  public long contentions() {
+    return contentions;
+  }
+
+  /** Longest hold, ns. */
+  public long maxHoldNs() {
+    return maxHoldNs;
+  }
+
+  /** The path that held it longest, or null if never held. */
+  public KernelPath maxHoldPath() {
+    return maxHoldPath;
+  }
+
+  /** Sum of hold times, ns. */
+  public long totalHoldNs() {
+    return totalHoldNs;
+  }
+
+  /** Hold-time histogram: bucket b counts holds of {@code [2^(b-1), 2^b)} ns (b = 0: 0 ns). */
+  public long[] holdHistogram() {
+    return holdHistogram.clone();
+  }
+
+  void recordAcquire(long now, KernelPath path, boolean contended) {
+    acquisitions++;
+    if (contended) {
+      contentions++;
+    }
+    acquiredNs = now;
+    acquiredBy = path;
+  }
+
+  void recordRelease(long now) {
+    long held = now - acquiredNs;
+    totalHoldNs += held;
+    if (held > maxHoldNs || maxHoldPath == null) {
+      maxHoldNs = held;
+      maxHoldPath = acquiredBy;
+    }
+    holdHistogram[held == 0 ? 0 : Math.min(HISTOGRAM_BUCKETS - 1, 64 - Long.numberOfLeadingZeros(held))]++;
+  }
+
+  void addSpinner(int cpu) {
+    for (int i = 0; i < spinnerCount; i++) {
+      if (spinners[i] == cpu) {
+        return;
+      }
+    }
+    spinners[spinnerCount++] = cpu;
+  }
+
+  void removeSpinner(int cpu) {
+    for (int i = 0; i < spinnerCount; i++) {
+      if (spinners[i] == cpu) {
+        System.arraycopy(spinners, i + 1, spinners, i, spinnerCount - i - 1);
+        spinnerCount--;
+        return;
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+}

@@ -1,0 +1,62 @@
+package dev.kernellab.kernel;
+
+/**
+ * Typed kernel events, in the spirit of ftrace's tracepoints: a collector implements the ones
+ * it needs (every method has an empty default). With no tracer attached, each event costs the
+ * kernel one null check.
+ *
+ * <p>All arguments are primitives or long-lived objects: firing an event allocates nothing.
+ * Times are simulated ns.
+ */
+public interface Tracer {
+
+  /** sched_switch: {@code prev} stopped and {@code next} started on {@code cpu}. */
+  default void schedSwitch(long now, int cpu, Task prev, Task next) {}
+
+  /** sched_wakeup: {@code task} was made runnable by code running on {@code cpu}. */
+  default void schedWakeup(long now, int cpu, Task task) {}
+
+  /** irq_handler_entry: {@code vector} entered on {@code cpu}. */
+  default void irqEntry(long now, int cpu, int vector) {}
+
+  /** irq_handler_exit. */
+  default void irqExit(long now, int cpu, int vector) {}
+
+  /** softirq_entry: {@code do_softirq} starts on {@code cpu}. */
+  default void softirqEntry(long now, int cpu, int pending) {}
+
+  /** softirq_exit. */
+  default void softirqExit(long now, int cpu) {}
+
+  /**
+   * preempt_count left zero on {@code cpu} (preemption forbidden from now), by {@code path}.
+   */
+  default void preemptOff(long now, int cpu, KernelPath path) {}
+
+  /** preempt_count back to zero after {@code lengthNs}. */
+  default void preemptOn(long now, int cpu, KernelPath path, long lengthNs) {}
+
+  /** Interrupts disabled on {@code cpu} by {@code path}. */
+  default void irqsOff(long now, int cpu, KernelPath path) {}
+
+  /** Interrupts enabled again after {@code lengthNs}. */
+  default void irqsOn(long now, int cpu, KernelPath path, long lengthNs) {}
+
+  /** {@code cpu} took {@code lock}; {@code spunNs} > 0 if it had to spin first. */
+  default void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) {}
+
+  /** {@code cpu} found {@code lock} held and started to spin. */
+  default void lockContend(long now, int cpu, SpinLock lock, KernelPath path) {}
+
+  /** {@code cpu} released {@code lock} after holding it {@code heldNs}. */
+  default void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) {}
+
+  /** A probe in user space recorded a latency sample. */
+  default void latencySample(long now, int cpu, Task task, long latencyNs) {}
+
+  /** {@code path} starts running in a frame on {@code cpu}. */
+  default void pathEnter(long now, int cpu, KernelPath path) {}
+
+  /** {@code path} finished on {@code cpu}. */
+  default void pathExit(long now, int cpu, KernelPath path) {}
+}

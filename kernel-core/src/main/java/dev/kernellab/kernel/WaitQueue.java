@@ -1,0 +1,82 @@
+package dev.kernellab.kernel;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A wait queue ({@code wait_queue_head_t}): tasks sleep on it until a waker calls
+ * {@code wake_up}.
+ *
+ * <p>Models include/linux/wait.h and kernel/sched.c {@code __wake_up_common} (2.4.17):
+ * waiters are woken in queue order; exclusive waiters (added with
+ * {@code add_wait_queue_exclusive}) sit at the tail and a wake-up stops after
+ * {@code nr_exclusive} of them.
+ */
+public final class WaitQueue {
+
+  private final String name;
+  // Sleepers in queue order, each once. An ArrayList of a few entries: wake-ups are rare next
+  // to compute segments, and the list keeps its capacity across sleeps.
+  private final List<Task> waiters = new ArrayList<>(4);
+  private final List<Boolean> exclusive = new ArrayList<>(4);
+
+  /** Creates an empty queue. */
+  public WaitQueue(String name) {
+    this.name = name;
+  }
+
+  /** The queue's name, for traces. */
+  public String name() {
+    return name;
+  }
+
+  /** Number of tasks waiting. */
+  public int size() {
+    return waiters.size();
+  }
+
+  /** True if {@code t} is on this queue. */
+  public boolean contains(Task t) {
+    return waiters.contains(t);
+  }
+
+  void add(Task t, boolean isExclusive) {
+    if (waiters.contains(t)) {
+      return;
+    }
+    if (isExclusive) {
+      waiters.add(t);
+      exclusive.add(Boolean.TRUE);
+    } else {
+      int firstExclusive = exclusive.indexOf(Boolean.TRUE);
+      int at = firstExclusive < 0 ? waiters.size() : firstExclusive;
+      waiters.add(at, t);
+      exclusive.add(at, Boolean.FALSE);
+    }
+  }
+
+  void remove(Task t) {
+    int i = waiters.indexOf(t);
+    if (i >= 0) {
+      waiters.remove(i);
+      exclusive.remove(i);
+    }
+  }
+
+  int waiterCount() {
+    return waiters.size();
+  }
+
+  Task waiter(int i) {
+    return waiters.get(i);
+  }
+
+  boolean isExclusive(int i) {
+    return exclusive.get(i);
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+}

@@ -1,0 +1,35 @@
+package dev.kernellab.kernel;
+
+/**
+ * A stand-in for the preempt-kernel patch's decisions, for kernel-core's own tests: preempt
+ * when the count is zero and need_resched is set. The real patch lives in the preempt module.
+ */
+public final class CountZeroPreemption implements PreemptionModel {
+
+  @Override
+  public boolean preemptOnIrqReturn(KernelCpu cpu, Task current) {
+    return current.preemptCount() == 0 && current.needResched();
+  }
+
+  @Override
+  public boolean preemptOnEnable(KernelCpu cpu, Task current) {
+    return current.preemptCount() == 0
+        && current.needResched()
+        && cpu.hardware().interruptsEnabled();
+  }
+
+  /** As a patch. */
+  public static KernelPatch patch() {
+    return new KernelPatch() {
+      @Override
+      public String name() {
+        return "test-preempt";
+      }
+
+      @Override
+      public void apply(KernelBuilder.Patching k) {
+        k.preemptionModel(new CountZeroPreemption());
+      }
+    };
+  }
+}

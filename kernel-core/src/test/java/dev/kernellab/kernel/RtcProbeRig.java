@@ -1,0 +1,98 @@
+package dev.kernellab.kernel;
+
+import dev.kernellab.hw.CostTable;
+import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.hw.Rtc;
+import dev.kernellab.hw.sim.Event;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The machine of the hand-worked scenarios (shared/SCENARIOS.md): a probe P (SCHED_FIFO 99)
+ * asleep in {@code read()} on the RTC, a SCHED_OTHER task B that enters kernel path K at
+ * t = 0, and one RTC interrupt asserted at {@code t_irq} whose handler wakes P. Latency = P
+ * back in user mode minus the assertion instant. Published in the test-jar for the preempt,
+ * lowlatency and integration tests.
+ *
+ * <p>Each rig owns its driver state (wait queue, {@code rtc_irq_data}), so paths built from
+ * one rig belong to one kernel.
+ */
+public final class RtcProbeRig {
+
+  /** {@code rtc_wait} of drivers/char/rtc.c. */
+  public final WaitQueue rtcWait = new WaitQueue("rtc_wait");
+  private long rtcIrqData;
+  /** Latencies P measured, ns, in order. */
+  public final List<Long> latencies = new ArrayList<>();
+
+  /** drivers/char/rtc.c {@code rtc_interrupt} (2.4.17): ack register C, count, wake readers. */
+  public final KernelPath rtcInterrupt =
+      KernelPath.path("drivers/char/rtc.c", "rtc_interrupt")
+          .effect("CMOS_READ(RTC_INTR_FLAGS); rtc_irq_data += 0x100", c -> {
+            c.machine().rtc().readRegisterC();
+            rtcIrqData++;
+          })
+          .wakeUp(rtcWait)
+          .build();
+
+  /** drivers/char/rtc.c {@code rtc_read}: sleep until an interrupt arrived, consume it. */
+  public final KernelPath rtcRead =
+      KernelPath.path("drivers/char/rtc.c", "rtc_read")
+          .waitEvent(rtcWait, () -> rtcIrqData != 0)
+          .effect("rtc_irq_data = 0", c -> rtcIrqData = 0)
+          .build();
+
+  /** P: {@code for (;;) { read(rtc_fd); sample(); }}. */
+  public final KernelPath probe =
+      KernelPath.userProgram("probe")
+          .loop("main", Long.MAX_VALUE, body -> body
+              .syscall(rtcRead)
+              .probe((c, t, now) -> latencies.add(now - c.machine().ioApic().lastAssertNs(Rtc.IRQ))))
+          .build();
+
+  /** B: enter kernel path {@code k} at once, then compute in user mode for ever. */
+  public static KernelPath busyTask(KernelPath k) {
+    return KernelPath.userProgram("B")
+        .syscall(k)
+        .loop("spin", Long.MAX_VALUE, body -> body.compute(1_000_000))
+        .build();
+  }
+
+  /** B computing in user mode from the start. */
+  public static KernelPath userHog() {
+    return KernelPath.userProgram("B")
+        .loop("spin", Long.MAX_VALUE, body -> body.compute(1_000_000))
+        .build();
+  }
+
+  /** A builder with every cost zero, one CPU, P and B, the RTC handler registered. */
+  public KernelBuilder builder(Scheduler s, KernelPath b) {
+    return builder(s, b, CostTable.zero(), 1);
+  }
+
+  /** A builder with the given costs and CPU count. */
+  public KernelBuilder builder(Scheduler s, KernelPath b, CostTable costs, int cpus) {
+    return new KernelBuilder(MachineSpec.uniprocessor().withCosts(costs).withCpus(cpus), 1)
+        .scheduler(s)
+        .requestIrq(Rtc.IRQ, "rtc", rtcInterrupt, true)
+        .task(TaskSpec.user("P", probe).fifo(99))
+        .task(TaskSpec.user("B", b));
+  }
+
+  /** Asserts the RTC line at {@code tIrq}. */
+  public static void assertRtcAt(Kernel k, long tIrq) {
+    k.simulation()
+        .schedule(new Event("rtc.assert", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), tIrq);
+  }
+
+  /** Builds, runs to {@code endNs}, returns P's first latency. */
+  public long firstLatency(KernelBuilder b, long tIrq, long endNs) {
+    Kernel k = b.build();
+    assertRtcAt(k, tIrq);
+    k.run(endNs);
+    if (latencies.isEmpty()) {
+      throw new AssertionError("P never ran after the interrupt");
+    }
+    return latencies.get(0);
+  }
+}
