@@ -741,7 +741,9 @@ public final class Kernel implements SchedulerHost {
       throw bug(c, "Scheduling in interrupt", t + " " + PreemptCount.describe(t.preemptCount));
     }
     if (PreemptCount.inAtomic(t.preemptCount)) {
-      throw bug(c, "scheduling while atomic", t + " " + PreemptCount.describe(t.preemptCount) + heldLocks(c));
+      throw bug(c, "scheduling while atomic",
+          t + " " + PreemptCount.describe(t.preemptCount) + heldLocks(c) + ", called from "
+              + callerOf(ctx));
     }
     if (t.state().isSleeping() && !c.cpu.interruptsEnabled()) {
       throw bug(c, "sleeping with interrupts off", t + " in " + callerOf(ctx));

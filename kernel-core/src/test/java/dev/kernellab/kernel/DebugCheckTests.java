@@ -1,0 +1,99 @@
+package dev.kernellab.kernel;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kernellab.hw.CostTable;
+import dev.kernellab.hw.MachineSpec;
+import org.junit.jupiter.api.Test;
+
+/** The kernel's own debug checks raise a KernelBug naming the task, CPU and path. */
+class DebugCheckTests {
+
+  private static final long MS = 1_000_000;
+
+  private static Kernel run(int cpus, KernelPath... syscalls) {
+    KernelBuilder b =
+        new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()).withCpus(cpus), 1)
+            .scheduler(new SimpleRoundRobinScheduler());
+    int i = 0;
+    for (KernelPath k : syscalls) {
+      b.task(TaskSpec.user("t" + i, KernelPath.userProgram("t" + i).syscall(k).build()).onCpu(i % cpus));
+      i++;
+    }
+    Kernel kernel = b.build();
+    kernel.run(10 * MS);
+    return kernel;
+  }
+
+  private static KernelPath.Builder k(String fn) {
+    return KernelPath.path("test/debug.c", fn);
+  }
+
+  @Test
+  void sleepingWithASpinlockHeldIsSchedulingWhileAtomic() {
+    SpinLock l = SpinLock.spin("files_lock");
+    KernelPath p = k("bad_sleep").spinLock(l).sleepFor(MS).spinUnlock(l).build();
+    assertThatThrownBy(() -> run(1, p))
+        .isInstanceOf(KernelBug.class)
+        .hasMessageContaining("BUG: scheduling while atomic")
+        .hasMessageContaining("holding files_lock")
+        .hasMessageContaining("called from test/debug.c:bad_sleep")
+        .hasMessageContaining("task t0[2]");
+  }
+
+  @Test
+  void unlockingALockThatIsNotHeld() {
+    SpinLock l = SpinLock.spin("dcache_lock");
+    assertThatThrownBy(() -> run(1, k("bad_unlock").spinUnlock(l).build()))
+        .hasMessageContaining("BUG: unlock of unheld lock: dcache_lock is not held")
+        .hasMessageContaining("test/debug.c:bad_unlock");
+  }
+
+  @Test
+  void preemptCountUnderflow() {
+    assertThatThrownBy(() -> run(1, k("bad_enable").preemptEnable().build()))
+        .hasMessageContaining("BUG: preempt_count underflow");
+  }
+
+  @Test
+  void theSameTwoLocksInBothOrdersAreReported() {
+    SpinLock a = SpinLock.spin("pagecache_lock");
+    SpinLock b = SpinLock.spin("pagemap_lru_lock");
+    KernelPath ab = k("ab").spinLock(a).spinLock(b).spinUnlock(b).spinUnlock(a).build();
+    KernelPath ba = k("ba").spinLock(b).spinLock(a).spinUnlock(a).spinUnlock(b).build();
+    assertThatThrownBy(() -> run(1, ab, ba))
+        .hasMessageContaining("BUG: lock order inversion")
+        .hasMessageContaining("pagecache_lock taken while holding pagemap_lru_lock");
+  }
+
+  @Test
+  void takingASpinlockTwiceOnSmpIsRecursion() {
+    SpinLock l = SpinLock.spin("rq_lock");
+    KernelPath p = k("twice").spinLock(l).spinLock(l).build();
+    assertThatThrownBy(() -> run(2, p)).hasMessageContaining("BUG: spinlock recursion");
+  }
+
+  @Test
+  void exitingWithAPreemptCountIsReported() {
+    assertThatThrownBy(() -> run(1, k("leak").preemptDisable().exit().build()))
+        .hasMessageContaining("BUG: exit with preempt_count");
+  }
+
+  @Test
+  void sleepingWithInterruptsOffIsReported() {
+    KernelPath p = k("cli_sleep").localIrqDisable().sleepFor(MS).build();
+    assertThatThrownBy(() -> run(1, p)).hasMessageContaining("BUG: sleeping with interrupts off");
+  }
+
+  @Test
+  void checksCanBeSwitchedOff() {
+    SpinLock l = SpinLock.spin("dcache_lock");
+    new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
+        .scheduler(new SimpleRoundRobinScheduler())
+        .debugChecks(DebugChecks.none())
+        .task(TaskSpec.user("t", KernelPath.userProgram("t").syscall(
+            k("tolerated").spinLock(l).compute(MS).spinUnlock(l).build()).build()))
+        .build()
+        .run(5 * MS);
+  }
+}
