@@ -88,6 +88,18 @@ public final class IdeDisk {
     return completed != null;
   }
 
+  /**
+   * Sectors of the completed command awaiting its status read (what a PIO handler must copy).
+   *
+   * @throws IllegalStateException if no command has completed
+   */
+  public int completedSectors() {
+    if (completed == null) {
+      throw new IllegalStateException("no completed IDE command");
+    }
+    return completed.sectors();
+  }
+
   /** Commands queued, in service or awaiting acknowledgement. */
   public int outstanding() {
     return queue.size() + (active != null ? 1 : 0) + (completed != null ? 1 : 0);

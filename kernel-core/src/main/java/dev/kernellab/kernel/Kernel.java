@@ -2,6 +2,7 @@ package dev.kernellab.kernel;
 
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.Cpu;
+import dev.kernellab.hw.IdeDisk;
 import dev.kernellab.hw.CpuListener;
 import dev.kernellab.hw.Machine;
 import dev.kernellab.hw.Pit;
@@ -149,6 +150,8 @@ public final class Kernel implements SchedulerHost {
             "arch/i386/kernel/entry.S", "ret_from_fork", false,
             new SchedOps.SwitchCost(), new SchedOps.ScheduleTail());
     exitPath = KernelPath.of("kernel/exit.c", "do_exit", false, new SchedOps.Exit());
+    vectorActions[machine.ioApic().vectorOf(IdeDisk.IRQ)] =
+        new IrqAction("ide0", IoOps.ideInterrupt(machine.disk()), true);
     b.irqActions().forEach((irq, a) -> vectorActions[machine.ioApic().vectorOf(irq)] = a);
     b.softirqHandlers().forEach((s, p) -> softirqHandlers[s.ordinal()] = p);
   }
@@ -267,6 +270,13 @@ public final class Kernel implements SchedulerHost {
       t.timeout = new KernelTimer("timeout." + t.pid(), c -> c.wakeUpProcess(t));
     }
     return t.timeout;
+  }
+
+  IoOps.TaskIo taskIo(Task t) {
+    if (t.io == null) {
+      t.io = new IoOps.TaskIo(t);
+    }
+    return t.io;
   }
 
   /** {@code del_timer(timer)}. Returns whether it was armed. */

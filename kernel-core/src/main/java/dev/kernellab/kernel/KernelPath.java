@@ -388,6 +388,14 @@ public final class KernelPath {
       return kernelOnly("schedule_timeout", new SchedOps.SleepTimeout(ns));
     }
 
+    /**
+     * Block I/O: submit {@code sectors} sectors at {@code lba} to the IDE disk and sleep in
+     * TASK_UNINTERRUPTIBLE until the interrupt handler completes them.
+     */
+    public Builder diskIo(Distribution lba, Distribution sectors, boolean write) {
+      return kernelOnly("submit_bh", new IoOps.DiskIo(lba, sectors, write));
+    }
+
     /** A user-space measurement, taken when the program reaches this point. */
     public Builder probe(UserProbe p) {
       if (!user) {

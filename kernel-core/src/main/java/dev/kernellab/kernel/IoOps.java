@@ -1,0 +1,109 @@
+package dev.kernellab.kernel;
+
+import dev.kernellab.hw.DiskRequest;
+import dev.kernellab.hw.IdeDisk;
+
+/**
+ * Block I/O as a task sees it: submit a request to the disk and sleep uninterruptibly until
+ * the IDE interrupt handler completes it. Models {@code ll_rw_block} + {@code wait_on_buffer}
+ * (drivers/block/ll_rw_blk.c, fs/buffer.c, 2.4.17) reduced to one request per call; the
+ * request queue's elevator is the drive's FIFO.
+ */
+final class IoOps {
+
+  private IoOps() {}
+
+  /** A task's reusable request, remembering whom to wake. */
+  static final class TaskIo extends DiskRequest {
+    final Task owner;
+    final WaitQueue wait;
+    boolean done;
+
+    TaskIo(Task owner) {
+      this.owner = owner;
+      this.wait = new WaitQueue("wait_on_buffer." + owner.pid());
+    }
+  }
+
+  /** Submit and wait. */
+  static final class DiskIo extends Op {
+    final Distribution lba;
+    final Distribution sectors;
+    final boolean write;
+
+    DiskIo(Distribution lba, Distribution sectors, boolean write) {
+      this.lba = lba;
+      this.sectors = sectors;
+      this.write = write;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      Task t = c.current;
+      TaskIo io = k.taskIo(t);
+      switch (f.phase) {
+        case 0 -> {
+          IdeDisk disk = c.machine().disk();
+          long capacity = disk.spec().cylinders() * disk.spec().sectorsPerCylinder();
+          int n = (int) Math.max(1, Math.min(sectors.sample(k.random(c, ctx)), 256));
+          long at = Math.min(lba.sample(k.random(c, ctx)), capacity - n);
+          io.set(at, n, write);
+          io.done = false;
+          disk.submit(io);
+          f.phase = 1;
+        }
+        case 1 -> {
+          if (io.done) {
+            f.advance();
+            return;
+          }
+          io.wait.add(t, false);
+          t.setState(TaskState.UNINTERRUPTIBLE);
+          f.phase = 2;
+          k.callSchedule(c, ctx);
+        }
+        default -> {
+          t.setState(TaskState.RUNNING);
+          io.wait.remove(t);
+          f.phase = 1;
+        }
+      }
+    }
+
+    @Override
+    String describe() {
+      return (write ? "write" : "read") + " " + sectors + " sectors: submit_bh(); wait_on_buffer()";
+    }
+  }
+
+  /**
+   * {@code ide_intr} (drivers/ide/ide.c, 2.4.17): with {@code hdparm -u1} interrupts are
+   * re-enabled first; in PIO mode the CPU copies the data; then the request completes and the
+   * waiter wakes.
+   */
+  static KernelPath ideInterrupt(IdeDisk disk) {
+    KernelPath.Builder b = KernelPath.path("drivers/ide/ide.c", "ide_intr");
+    if (disk.spec().unmaskIrq()) {
+      b.localIrqEnable();
+    }
+    if (!disk.spec().dma()) {
+      b.op(new FlowOps.DynamicCompute("PIO copy (insw)", (k, c) -> pioNs(c.machine().disk())));
+    }
+    b.effect("ide_end_request(): status read, end_buffer_io_sync(), wake_up()", c -> {
+      DiskRequest r = c.machine().disk().acknowledge();
+      if (r instanceof TaskIo io) {
+        io.done = true;
+        c.wakeUp(io.wait);
+      }
+    });
+    if (disk.spec().unmaskIrq()) {
+      b.localIrqDisable();
+    }
+    return b.build();
+  }
+
+  private static long pioNs(IdeDisk disk) {
+    // The data of the request that just completed: the drive holds it until the status read.
+    return disk.hasCompleted() ? disk.spec().pioCopyNs(disk.completedSectors()) : 0;
+  }
+}

@@ -1,0 +1,150 @@
+package dev.kernellab.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kernellab.hw.CostTable;
+import dev.kernellab.hw.DiskSpec;
+import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.hw.Rtc;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Timers, block I/O, fork and exit, ksoftirqd: the services paths are built from. */
+class KernelServicesTests {
+
+  private static final long MS = 1_000_000;
+
+  private static KernelBuilder zeroCost(int cpus) {
+    return new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()).withCpus(cpus), 5)
+        .scheduler(new SimpleRoundRobinScheduler());
+  }
+
+  @Test
+  void nanosleepWakesAtTheFirstTickAfterTheRoundedUpLengthPlusOne() {
+    List<Long> woke = new ArrayList<>();
+    KernelPath p =
+        KernelPath.userProgram("sleeper")
+            .compute(3 * MS)
+            .syscall(KernelPath.path("kernel/timer.c", "sys_nanosleep").sleepFor(15 * MS).build())
+            .probe((c, t, now) -> woke.add(now))
+            .build();
+    Kernel k = zeroCost(1).task(TaskSpec.user("sleeper", p)).build();
+    k.run(100 * MS);
+    // At jiffies 1 (t = 3 ms), 15 ms = 2 ticks, + 1 = expiry at jiffies 4: the 3rd PIT tick.
+    assertThat(woke).hasSize(1);
+    assertThat(woke.get(0)).isEqualTo(3L * 11_932L * 1_000_000_000L / 1_193_180L);
+  }
+
+  @Test
+  void aTaskWaitsUninterruptiblyForItsDiskIoWhileAnotherRuns() {
+    List<Long> done = new ArrayList<>();
+    KernelPath reader =
+        KernelPath.userProgram("reader")
+            .syscall(KernelPath.path("fs/buffer.c", "bread")
+                .diskIo(Distribution.fixed(30_000_000), Distribution.fixed(8), false).build())
+            .probe((c, t, now) -> done.add(now))
+            .build();
+    Kernel k =
+        zeroCost(1)
+            .task(TaskSpec.user("reader", reader))
+            .task(TaskSpec.user("hog", RtcProbeRig.userHog()))
+            .build();
+    k.run(MS);
+    assertThat(k.task("reader").state()).isEqualTo(TaskState.UNINTERRUPTIBLE);
+    k.run(100 * MS);
+    DiskSpec d = k.machine().spec().disk();
+    long min = d.controllerOverheadNs() + d.seekNs(30_000) + d.mediaNs(8);
+    long completed = k.machine().ioApic().lastAssertNs(14);
+    assertThat(completed).isBetween(min, min + d.revolutionNs());
+    // Woken at completion, the reader (SCHED_OTHER like the hog) runs when the hog's
+    // round-robin slice ends at a tick: the test scheduler does not preempt equals.
+    assertThat(done).hasSize(1);
+    assertThat(done.get(0)).isGreaterThanOrEqualTo(completed);
+    assertThat(k.machine().disk().served()).isEqualTo(1);
+  }
+
+  @Test
+  void pioWithoutUnmaskHoldsInterruptsOffForTheCopy() {
+    RtcProbeRig rig = new RtcProbeRig();
+    MachineSpec pio = MachineSpec.uniprocessor().withCosts(CostTable.zero())
+        .withDisk(DiskSpec.ata7200rpm().withPio(false));
+    KernelPath reader =
+        KernelPath.userProgram("reader")
+            .syscall(KernelPath.path("fs/buffer.c", "bread")
+                .diskIo(Distribution.fixed(0), Distribution.fixed(256), false).build())
+            .build();
+    Kernel k =
+        new KernelBuilder(pio, 5)
+            .scheduler(new SimpleRoundRobinScheduler())
+            .requestIrq(Rtc.IRQ, "rtc", rig.rtcInterrupt, true)
+            .task(TaskSpec.user("P", rig.probe).fifo(99))
+            .task(TaskSpec.user("reader", reader))
+            .build();
+    // Find when the IDE interrupt comes, then assert the RTC in the middle of the PIO copy.
+    k.run(60 * MS);
+    long copy = pio.disk().pioCopyNs(256);
+    assertThat(copy).isEqualTo(7_895_903); // 128 KB at 16.6 MB/s
+    assertThat(k.machine().disk().served()).isEqualTo(1);
+    long completion = k.machine().ioApic().lastAssertNs(14);
+    RtcProbeRig rig2 = new RtcProbeRig();
+    Kernel k2 =
+        new KernelBuilder(pio, 5)
+            .scheduler(new SimpleRoundRobinScheduler())
+            .requestIrq(Rtc.IRQ, "rtc", rig2.rtcInterrupt, true)
+            .task(TaskSpec.user("P", rig2.probe).fifo(99))
+            .task(TaskSpec.user("reader", reader))
+            .build();
+    RtcProbeRig.assertRtcAt(k2, completion + MS);
+    k2.run(80 * MS);
+    assertThat(rig2.latencies).containsExactly(copy - MS);
+  }
+
+  @Test
+  void forkedChildrenRunAndExitedTasksAreReaped() {
+    List<String> ran = new ArrayList<>();
+    KernelPath child =
+        KernelPath.userProgram("child").compute(MS).probe((c, t, now) -> ran.add(t.comm())).build();
+    KernelPath parent =
+        KernelPath.userProgram("parent")
+            .syscall(KernelPath.path("kernel/fork.c", "sys_fork")
+                .compute(300_000).fork("child", child).build())
+            .compute(2 * MS)
+            .build();
+    Kernel k = zeroCost(1).task(TaskSpec.user("parent", parent)).build();
+    k.run(50 * MS);
+    assertThat(ran).containsExactly("child");
+    assertThat(k.task("child")).isNull();
+    assertThat(k.task("parent")).isNull();
+    assertThat(k.scheduler().queuedTasks()).extracting(Task::comm).doesNotContain("parent", "child");
+  }
+
+  @Test
+  void softirqsLeftOverByDoSoftirqRunInKsoftirqd() {
+    // A softirq that raises itself again: do_softirq runs it once per restart pass, then hands
+    // the rest to ksoftirqd (nice 19), which keeps running it as long as it is raised.
+    int[] runs = {0};
+    KernelPath again =
+        KernelPath.path("net/core/dev.c", "net_rx_action")
+            .compute(10_000)
+            .effect("raise again (5 times)", c -> {
+              if (++runs[0] < 5) {
+                c.raiseSoftirq(Softirq.NET_RX);
+              }
+            })
+            .build();
+    RtcProbeRig rig = new RtcProbeRig();
+    KernelPath h =
+        KernelPath.path("drivers/char/rtc.c", "rtc+raise").call(rig.rtcInterrupt).raiseSoftirq(Softirq.NET_RX).build();
+    Kernel k =
+        zeroCost(1)
+            .requestIrq(Rtc.IRQ, "rtc", h, true)
+            .openSoftirq(Softirq.NET_RX, again)
+            .task(TaskSpec.user("P", rig.probe).fifo(99))
+            .build();
+    RtcProbeRig.assertRtcAt(k, MS);
+    k.run(5 * MS);
+    assertThat(runs[0]).isEqualTo(5);
+    assertThat(k.task("ksoftirqd_CPU0").voluntarySwitches()).isGreaterThanOrEqualTo(1);
+  }
+}

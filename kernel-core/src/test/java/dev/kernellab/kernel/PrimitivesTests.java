@@ -1,0 +1,104 @@
+package dev.kernellab.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class PrimitivesTests {
+
+  @Test
+  void preemptCountFieldsFollowTheLater25Layout() {
+    int c = 3 + 2 * PreemptCount.SOFTIRQ_OFFSET + PreemptCount.HARDIRQ_OFFSET;
+    assertThat(PreemptCount.preemptDepth(c)).isEqualTo(3);
+    assertThat(PreemptCount.inIrq(c)).isTrue();
+    assertThat(PreemptCount.inSoftirq(c)).isTrue();
+    assertThat(PreemptCount.inInterrupt(PreemptCount.SOFTIRQ_OFFSET)).isTrue();
+    assertThat(PreemptCount.inInterrupt(1)).isFalse();
+    assertThat(PreemptCount.inAtomic(PreemptCount.PREEMPT_ACTIVE)).isFalse();
+    assertThat(PreemptCount.inAtomic(PreemptCount.PREEMPT_ACTIVE + 1)).isTrue();
+    assertThat(PreemptCount.PREEMPT_ACTIVE).isEqualTo(0x04000000);
+    assertThat(PreemptCount.describe(c)).isEqualTo(
+        "preempt_count=0x00010203 (preempt 3, softirq 2, hardirq 1)");
+  }
+
+  @Test
+  void distributionsSampleWithinTheirSupportAndNearTheirMean() {
+    SplittableRandom r = new SplittableRandom(1);
+    Distribution[] ds = {
+      Distribution.fixed(7),
+      Distribution.uniform(10, 20),
+      Distribution.exponential(1_000),
+      Distribution.logNormal(1_000, 0.5),
+      Distribution.empirical(new long[] {1, 100}, new double[] {3, 1})
+    };
+    for (Distribution d : ds) {
+      double sum = 0;
+      int n = 200_000;
+      for (int i = 0; i < n; i++) {
+        long v = d.sample(r);
+        assertThat(v).isNotNegative();
+        sum += v;
+      }
+      assertThat(sum / n).as("%s", d).isCloseTo(d.mean(), org.assertj.core.data.Percentage.withPercentage(2));
+    }
+  }
+
+  @Test
+  void distributionsRejectNonsense() {
+    assertThatThrownBy(() -> Distribution.uniform(5, 4)).hasMessageContaining("0 <= min <= max");
+    assertThatThrownBy(() -> Distribution.exponential(0)).hasMessageContaining("mean must be > 0");
+    assertThatThrownBy(() -> Distribution.empirical(new long[] {1}, new double[] {0}))
+        .hasMessageContaining("sum to zero");
+  }
+
+  @Test
+  void wakeUpWakesNonExclusiveWaitersAndOneExclusive() {
+    WaitQueue q = new WaitQueue("q");
+    Task a = TestTasks.other(1);
+    Task b = TestTasks.other(2);
+    Task c = TestTasks.other(3);
+    q.add(b, true);
+    q.add(c, true);
+    q.add(a, false);
+    assertThat(q.waiter(0)).isSameAs(a);
+    assertThat(q.isExclusive(1)).isTrue();
+    q.remove(b);
+    assertThat(q.size()).isEqualTo(2);
+  }
+
+  @Test
+  void sitesPrintAsFileFunctionAndLabel() {
+    assertThat(new Site("fs/dcache.c", "prune_dcache", "prune_dcache").key())
+        .isEqualTo("fs/dcache.c:prune_dcache");
+    assertThat(new Site("mm/filemap.c", "truncate_list_pages", "pages").key())
+        .isEqualTo("mm/filemap.c:truncate_list_pages#pages");
+  }
+
+  @Test
+  void pathsListTheirOperationsLikeTheCFunction() {
+    SpinLock l = SpinLock.spin("dcache_lock");
+    KernelPath p =
+        KernelPath.path("fs/dcache.c", "prune_dcache")
+            .spinLock(l)
+            .loop("prune_dcache", Distribution.uniform(0, 400), b -> b.compute(1_800))
+            .spinUnlock(l)
+            .build();
+    assertThat(p.listing())
+        .containsExactly(
+            "spin_lock(&dcache_lock)",
+            "loop fs/dcache.c:prune_dcache x Uniform[min=0, max=400]",
+            "    compute(1800 ns)",
+            "spin_unlock(&dcache_lock)");
+    assertThat(p.sites()).containsExactly(new Site("fs/dcache.c", "prune_dcache", "prune_dcache"));
+  }
+
+  @Test
+  void userAndKernelOperationsStayOnTheirSide() {
+    assertThatThrownBy(() -> KernelPath.userProgram("u").spinLock(SpinLock.spin("x")))
+        .hasMessageContaining("only kernel paths may do that");
+    assertThatThrownBy(() -> KernelPath.path("f.c", "f").syscall(KernelPath.path("g.c", "g").build()))
+        .hasMessageContaining("only user programs make system calls");
+  }
+}
