@@ -347,6 +347,15 @@ public final class Kernel implements SchedulerHost {
     }
   }
 
+  void checkUserReturn(KernelCpu c) {
+    Task t = c.current;
+    if (debug.preemptCount() && t.preemptCount != 0) {
+      throw bug(c, "return to user with preempt_count",
+          t + " leaves " + callerOf(t.context) + " with " + PreemptCount.describe(t.preemptCount)
+              + heldLocks(c));
+    }
+  }
+
   private void reap(Task zombie) {
     Task reaper = zombie.parent != null && zombie.parent.state() != TaskState.DEAD ? zombie.parent : null;
     if (reaper != null) {
@@ -794,7 +803,8 @@ public final class Kernel implements SchedulerHost {
     }
     long now = now();
     prev.runtimeNs += now - c.switchedInNs;
-    if (prev.state() == TaskState.RUNNING) {
+    if (prev.state() == TaskState.RUNNING
+        || (prev.preemptCount & PreemptCount.PREEMPT_ACTIVE) != 0) {
       prev.involuntarySwitches++;
     } else {
       prev.voluntarySwitches++;

@@ -333,6 +333,7 @@ final class SchedOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (f.phase == 0) {
+        k.checkUserReturn(c);
         if (c.current.needResched()) {
           k.callSchedule(c, ctx);
           return;

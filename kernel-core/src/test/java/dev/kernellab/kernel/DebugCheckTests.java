@@ -80,6 +80,14 @@ class DebugCheckTests {
   }
 
   @Test
+  void returningToUserWithALockHeldIsReported() {
+    SpinLock l = SpinLock.spin("tasklist_lock");
+    assertThatThrownBy(() -> run(1, k("leaky_syscall").spinLock(l).build()))
+        .hasMessageContaining("BUG: return to user with preempt_count")
+        .hasMessageContaining("holding tasklist_lock");
+  }
+
+  @Test
   void sleepingWithInterruptsOffIsReported() {
     KernelPath p = k("cli_sleep").localIrqDisable().sleepFor(MS).build();
     assertThatThrownBy(() -> run(1, p)).hasMessageContaining("BUG: sleeping with interrupts off");

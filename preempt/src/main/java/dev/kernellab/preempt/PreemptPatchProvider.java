@@ -1,0 +1,23 @@
+package dev.kernellab.preempt;
+
+import dev.kernellab.kernel.KernelPatch;
+import dev.kernellab.kernel.KernelPatchProvider;
+
+/** Registers {@link PreemptKernelPatch} as {@code preempt}. */
+public final class PreemptPatchProvider implements KernelPatchProvider {
+
+  @Override
+  public String name() {
+    return PreemptKernelPatch.NAME;
+  }
+
+  @Override
+  public String description() {
+    return "Robert Love's preempt-kernel patch (CONFIG_PREEMPT, 2.4.18 / 2.5.2-pre11)";
+  }
+
+  @Override
+  public KernelPatch create() {
+    return new PreemptKernelPatch();
+  }
+}

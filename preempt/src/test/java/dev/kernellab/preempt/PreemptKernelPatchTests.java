@@ -1,0 +1,124 @@
+package dev.kernellab.preempt;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kernellab.kernel.Kernel;
+import dev.kernellab.kernel.KernelBuilder;
+import dev.kernellab.kernel.KernelPatchProvider;
+import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.RtcProbeRig;
+import dev.kernellab.kernel.SimpleRoundRobinScheduler;
+import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.kernel.TaskState;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One test per rule of the patch, on the scenario machine (zero costs, one CPU, probe P at
+ * SCHED_FIFO 99 woken by the RTC at t_irq while B runs kernel path K), each with and without
+ * the patch. The same rules on both real schedulers and on SMP are checked in
+ * tests-integration.
+ */
+class PreemptKernelPatchTests {
+
+  private static final long MS = 1_000_000;
+
+  private static long latency(KernelPath k, long tIrq, boolean patched) {
+    RtcProbeRig rig = new RtcProbeRig();
+    KernelBuilder b = rig.builder(new SimpleRoundRobinScheduler(), RtcProbeRig.busyTask(k));
+    if (patched) {
+      b.patch(new PreemptKernelPatch());
+    }
+    return rig.firstLatency(b, tIrq, 20 * MS);
+  }
+
+  private static KernelPath.Builder k() {
+    return KernelPath.path("test/k.c", "K");
+  }
+
+  @Test
+  void isRegisteredAsPreempt() {
+    assertThat(KernelPatchProvider.create("preempt")).isInstanceOf(PreemptKernelPatch.class);
+  }
+
+  @Test
+  void preemptsOnIrqReturnWhenCountIsZero() {
+    KernelPath k = k().compute(5 * MS).build();
+    assertThat(latency(k, MS, true)).isZero();
+    assertThat(latency(k, MS, false)).as("vanilla waits for the return to user").isEqualTo(4 * MS);
+  }
+
+  @Test
+  void doesNotPreemptWithASpinlockHeldButAtTheExactInstantOfItsUnlock() {
+    SpinLock l = SpinLock.spin("L");
+    KernelPath k = k().spinLock(l).compute(5 * MS).spinUnlock(l).compute(3 * MS).build();
+    assertThat(latency(k, MS, true)).isEqualTo(4 * MS);
+    assertThat(latency(k, MS, false)).isEqualTo(7 * MS);
+  }
+
+  @Test
+  void doesNotPreemptWithInterruptsOff() {
+    KernelPath k = k().localIrqDisable().compute(2 * MS).localIrqEnable().compute(MS).build();
+    assertThat(latency(k, MS / 2, true)).isEqualTo(3 * MS / 2);
+    assertThat(latency(k, MS / 2, false)).isEqualTo(5 * MS / 2);
+  }
+
+  @Test
+  void doesNotPreemptWithBottomHalvesOffButAtLocalBhEnable() {
+    KernelPath k = k().localBhDisable().compute(2 * MS).localBhEnable().compute(2 * MS).build();
+    assertThat(latency(k, MS / 2, true)).isEqualTo(3 * MS / 2);
+    assertThat(latency(k, MS / 2, false)).isEqualTo(7 * MS / 2);
+  }
+
+  @Test
+  void preemptEnableIsAPreemptionPointOnlyWhenTheCountReachesZero() {
+    SpinLock l = SpinLock.spin("L");
+    KernelPath k =
+        k().spinLock(l).compute(2 * MS).preemptDisable().spinUnlock(l).compute(MS)
+            .preemptEnable().compute(2 * MS).build();
+    assertThat(latency(k, MS, true)).isEqualTo(2 * MS);
+    assertThat(latency(k, MS, false)).isEqualTo(4 * MS);
+  }
+
+  @Test
+  void preemptActiveKeepsAHalfAsleepTaskOnTheRunqueue() {
+    KernelPath k =
+        k().setState(TaskState.INTERRUPTIBLE).compute(MS).schedule().compute(MS).build();
+    RtcProbeRig rig = new RtcProbeRig();
+    Kernel kernel =
+        rig.builder(new SimpleRoundRobinScheduler(), RtcProbeRig.busyTask(k))
+            .patch(new PreemptKernelPatch())
+            .build();
+    RtcProbeRig.assertRtcAt(kernel, MS / 2);
+    kernel.run(MS / 2 + 1);
+    var b = kernel.task("B");
+    assertThat(rig.latencies).containsExactly(0L);
+    assertThat(b.state()).isEqualTo(TaskState.INTERRUPTIBLE);
+    assertThat(kernel.scheduler().queuedTasks()).as("preempted, not dequeued").contains(b);
+    kernel.run(3 * MS);
+    assertThat(kernel.scheduler().queuedTasks()).as("then it slept for real").doesNotContain(b);
+    assertThat(b.state()).isEqualTo(TaskState.INTERRUPTIBLE);
+    assertThat(b.involuntarySwitches()).isEqualTo(1);
+  }
+
+  @Test
+  void preemptStatsKeepsTheLongestPreemptOffIntervalsWithTheirPaths() {
+    SpinLock l = SpinLock.spin("L");
+    KernelPath k =
+        k().loop("short", 30, b -> b.spinLock(l).compute(100_000).spinUnlock(l))
+            .spinLock(l).compute(3 * MS).spinUnlock(l)
+            .build();
+    RtcProbeRig rig = new RtcProbeRig();
+    PreemptStats stats = new PreemptStats();
+    Kernel kernel =
+        rig.builder(new SimpleRoundRobinScheduler(), RtcProbeRig.busyTask(k))
+            .patch(new PreemptKernelPatch())
+            .tracer(stats)
+            .build();
+    kernel.run(20 * MS);
+    assertThat(stats.worst()).hasSize(PreemptStats.KEPT);
+    assertThat(stats.worst().get(0).lengthNs()).isEqualTo(3 * MS);
+    assertThat(stats.worst().get(0).disabledBy().function()).isEqualTo("K");
+    assertThat(stats.worst().get(1).lengthNs()).isEqualTo(100_000);
+    assertThat(stats.worst().get(1).disabledBy().site().label()).isEqualTo("short");
+  }
+}
