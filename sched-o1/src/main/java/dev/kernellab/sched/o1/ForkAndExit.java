@@ -87,7 +87,7 @@ final class ForkAndExit {
     }
     int cpu = host.thisCpu();
     child.setCpu(cpu);
-    sched.activateTask(ce, sched.rq(cpu));
+    sched.rq(cpu).activateTask(ce, host.jiffies(), sched.tunables());
     // do_fork, after wake_up_forked_process, unless CLONE_VFORK (the seam has no clone flags).
     parent.setNeedResched(true);
   }

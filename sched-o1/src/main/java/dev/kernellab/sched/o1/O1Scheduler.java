@@ -54,7 +54,7 @@ public final class O1Scheduler implements Scheduler {
    *   RT tasks (prio < 100) only ever sit in the active array.
    *
    * Algorithm, with the kernel functions of R:
-   *   scheduler_tick   (tick)           RR rotation, sleep_avg decay, slice expiry to expired
+   *   scheduler_tick   -> SchedulerTick RR rotation, sleep_avg decay, slice expiry to expired
    *                                     or, if TASK_INTERACTIVE and not EXPIRED_STARVING, back
    *                                     into active; periodic load_balance.
    *   schedule()       (pickNext)       empty -> load_balance(idle); active empty -> swap the
@@ -81,6 +81,7 @@ public final class O1Scheduler implements Scheduler {
   private LoadBalancer balancer;
   private ForkAndExit forkAndExit;
   private PriorityCalls priorityCalls;
+  private SchedulerTick schedulerTick;
   private long scheduleCostNs;
   private long wakeUpCostNs;
 
@@ -120,6 +121,7 @@ public final class O1Scheduler implements Scheduler {
     balancer = new LoadBalancer(runqueues, tunables, h);
     forkAndExit = new ForkAndExit(this);
     priorityCalls = new PriorityCalls(this);
+    schedulerTick = new SchedulerTick(this, balancer);
     // Assumption: the policy half of schedule() touches the runqueue (lock, nr_running, the
     // active array's nr_active, up to 3 bitmap words, the list head) in L1, and the next
     // task's task_struct line, run_list node and prio in L2. A wake-up touches the woken
@@ -147,7 +149,7 @@ public final class O1Scheduler implements Scheduler {
   public void initIdle(Task idle, int cpu) {
     O1Entity e = entity(idle);
     if (e.array != null) {
-      deactivateTask(e, rq(idle.cpu()));
+      rq(idle.cpu()).deactivateTask(e);
     }
     e.prio = MAX_PRIO;
     idle.setState(TaskState.RUNNING);
@@ -180,10 +182,7 @@ public final class O1Scheduler implements Scheduler {
     if (e.array != null) {
       return false;
     }
-    activateTask(e, rq);
-    if (rq.curr == rq.idle || e.prio < entity(rq.curr).prio) {
-      host.reschedule(rq.cpu);
-    }
+    activateAndPreempt(e, rq);
     return true;
   }
 
@@ -191,7 +190,7 @@ public final class O1Scheduler implements Scheduler {
   public void deactivate(Task prev, int cpu) {
     O1Entity e = entity(prev);
     if (e.array != null) {
-      deactivateTask(e, rq(prev.cpu()));
+      rq(prev.cpu()).deactivateTask(e);
     }
   }
 
@@ -205,7 +204,7 @@ public final class O1Scheduler implements Scheduler {
     }
     boolean migrate = pe.migrationPending;
     if (migrate && pe.array != null) {
-      deactivateTask(pe, rq);
+      rq.deactivateTask(pe);
     }
     Task next;
     while (true) {
@@ -246,59 +245,7 @@ public final class O1Scheduler implements Scheduler {
   /** {@code scheduler_tick(user_tick, system)}, sched-o1.md 3.4. */
   @Override
   public void tick(int cpu, boolean userTick) {
-    Runqueue rq = runqueues[cpu];
-    Task p = rq.curr;
-    long jiffies = host.jiffies();
-    if (p == rq.idle) {
-      if (runqueues.length > 1 && jiffies % tunables.idleRebalanceTicks() == 0) {
-        balancer.loadBalance(rq, true);
-      }
-      return;
-    }
-    O1Entity e = entity(p);
-    if (e.array != rq.active) {
-      // Expired already (or being moved) but not yet switched out: no rebalance this tick.
-      p.setNeedResched(true);
-      return;
-    }
-    if (e.isRt()) {
-      if (p.policy() == SchedPolicy.RR && --e.timeSlice == 0) {
-        e.timeSlice = tunables.taskTimeslice(e.staticPrio);
-        p.setNeedResched(true);
-        rq.active.requeue(e);
-      }
-    } else {
-      if (e.sleepAvg > 0) {
-        e.sleepAvg--;
-      }
-      if (--e.timeSlice == 0) {
-        expire(rq, e, jiffies);
-      }
-    }
-    if (runqueues.length > 1 && jiffies % tunables.busyRebalanceTicks() == 0) {
-      balancer.loadBalance(rq, false);
-    }
-  }
-
-  /**
-   * Slice expiry of a SCHED_OTHER task. EXPIRED_STARVING is read before this expiry may stamp
-   * expired_timestamp, so the first task into an empty expired array is never forced there by
-   * starvation (2.6 reordered this; R does not).
-   */
-  private void expire(Runqueue rq, O1Entity e, long jiffies) {
-    rq.active.dequeue(e);
-    e.task().setNeedResched(true);
-    e.prio = tunables.effectivePrio(e.staticPrio, e.sleepAvg);
-    e.timeSlice = tunables.taskTimeslice(e.staticPrio);
-    if (!O1Tunables.taskInteractive(e.prio, e.staticPrio)
-        || rq.expiredStarving(jiffies, tunables.starvationLimitTicks())) {
-      if (rq.expiredTimestamp == 0) {
-        rq.expiredTimestamp = jiffies;
-      }
-      rq.expired.enqueue(e);
-    } else {
-      rq.active.enqueue(e);
-    }
+    schedulerTick.tick(runqueues[cpu]);
   }
 
   @Override
@@ -353,22 +300,12 @@ public final class O1Scheduler implements Scheduler {
     O1Invariants.check(runqueues, host, tunables);
   }
 
-  /** {@code activate_task}: sleep credit for whole ticks slept (not RT), then into active. */
-  void activateTask(O1Entity e, Runqueue rq) {
-    long sleepTime = host.jiffies() - e.sleepTimestamp;
-    if (!e.isRt() && sleepTime > 0) {
-      e.sleepAvg = (int) Math.min(tunables.maxSleepAvgTicks(), e.sleepAvg + sleepTime);
-      e.prio = tunables.effectivePrio(e.staticPrio, e.sleepAvg);
+  /** {@code activate_task} on {@code rq}, then {@code try_to_wake_up}'s preemption test. */
+  void activateAndPreempt(O1Entity e, Runqueue rq) {
+    rq.activateTask(e, host.jiffies(), tunables);
+    if (rq.curr == rq.idle || e.prio < entity(rq.curr).prio) {
+      host.reschedule(rq.cpu);
     }
-    rq.active.enqueue(e);
-    rq.nrRunning++;
-  }
-
-  /** {@code deactivate_task}. */
-  static void deactivateTask(O1Entity e, Runqueue rq) {
-    rq.nrRunning--;
-    e.array.dequeue(e);
-    e.array = null;
   }
 
   static O1Entity entity(Task t) {

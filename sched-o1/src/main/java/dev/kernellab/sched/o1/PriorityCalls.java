@@ -75,12 +75,12 @@ final class PriorityCalls {
     Runqueue rq = sched.rq(p.cpu());
     boolean queued = e.array != null;
     if (queued) {
-      O1Scheduler.deactivateTask(e, rq);
+      rq.deactivateTask(e);
     }
     p.setPolicy(policy, rtPriority);
     e.prio = policy.isRealTime() ? O1Tunables.rtPrio(rtPriority) : e.staticPrio;
     if (queued) {
-      sched.activateTask(e, rq); // with the spurious sleep credit, as R does
+      rq.activateTask(e, sched.host().jiffies(), sched.tunables()); // spurious credit, as R
     }
   }
 
@@ -124,7 +124,7 @@ final class PriorityCalls {
       return true;
     }
     if (e.array != null) {
-      O1Scheduler.deactivateTask(e, rq);
+      rq.deactivateTask(e);
       p.setCpu(target);
       wakeOnTarget(e);
     } else {
@@ -144,10 +144,6 @@ final class PriorityCalls {
 
   /** {@code wake_up_process} on the target: activate, and preempt if better. */
   private void wakeOnTarget(O1Entity e) {
-    Runqueue target = sched.rq(e.task().cpu());
-    sched.activateTask(e, target);
-    if (target.curr == target.idle || e.prio < entity(target.curr).prio) {
-      sched.host().reschedule(target.cpu);
-    }
+    sched.activateAndPreempt(e, sched.rq(e.task().cpu()));
   }
 }

@@ -40,4 +40,22 @@ final class Runqueue {
     return expiredTimestamp != 0
         && jiffies - expiredTimestamp >= (long) starvationLimitTicks * nrRunning + 1;
   }
+
+  /** {@code activate_task}: credit whole ticks slept (not RT), new prio, into active. */
+  void activateTask(O1Entity e, long jiffies, O1Tunables tunables) {
+    long sleepTime = jiffies - e.sleepTimestamp;
+    if (!e.isRt() && sleepTime > 0) {
+      e.sleepAvg = (int) Math.min(tunables.maxSleepAvgTicks(), e.sleepAvg + sleepTime);
+      e.prio = tunables.effectivePrio(e.staticPrio, e.sleepAvg);
+    }
+    active.enqueue(e);
+    nrRunning++;
+  }
+
+  /** {@code deactivate_task}: off its array; the caller stamps nothing (schedule() does). */
+  void deactivateTask(O1Entity e) {
+    nrRunning--;
+    e.array.dequeue(e);
+    e.array = null;
+  }
 }
