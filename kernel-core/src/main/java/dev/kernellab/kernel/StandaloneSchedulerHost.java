@@ -23,6 +23,8 @@ import java.util.SplittableRandom;
  */
 public final class StandaloneSchedulerHost implements SchedulerHost {
 
+  private static final CostTable COSTS = CostTable.pentium3At800MHz();
+
   private final Scheduler scheduler;
   private final int cpus;
   private final int hz;
@@ -174,7 +176,7 @@ public final class StandaloneSchedulerHost implements SchedulerHost {
 
   @Override
   public CostTable costs() {
-    return CostTable.pentium3At800MHz();
+    return COSTS;
   }
 
   @Override

@@ -1,0 +1,149 @@
+package dev.kernellab.sched.o1;
+
+import static dev.kernellab.sched.o1.O1Scheduler.entity;
+
+import dev.kernellab.kernel.SchedPolicy;
+import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.TaskState;
+
+/**
+ * Models the system-call side of kernel/sched.c (2.5.5, K3): {@code set_user_nice()},
+ * {@code setscheduler()}, {@code sys_sched_yield()} and {@code set_cpus_allowed()} with the
+ * task-migration IPI of arch/i386/kernel/smp.c.
+ */
+final class PriorityCalls {
+
+  /*
+   * Implementation overview
+   *
+   * R's quirks, modelled as written (each pinned by a test):
+   * - set_user_nice means to reschedule "if the priority was raised or p is running", but it
+   *   compares the new NICE_TO_PRIO with the already updated static_prio, so it reschedules
+   *   only when p is its CPU's current task.
+   * - setscheduler requeues a queued task with activate_task, which credits a SCHED_OTHER task
+   *   with jiffies - sleep_timestamp of sleep it never had; it never calls resched_task, so a
+   *   task raised to RT waits for the next reschedule point on its CPU.
+   * - sched_yield costs one priority level until the next effective_prio, and stays in the
+   *   same array (no move to expired, no "anyone else runnable?" shortcut).
+   *
+   * set_cpus_allowed of the running task in R: the task sleeps, schedule() deactivates it and
+   * the lowest allowed CPU, on the migration IPI, sets the task's CPU and wake_up_process()es
+   * it. Here the task stays RUNNING and queued until its CPU next runs pickNext, which
+   * deactivates it and completes the move with the same activate + preemption test. For a task
+   * that is not running, R would BUG(); this model moves it the way the 2.5.7 migration thread
+   * does (deactivate on the source, activate on the lowest allowed CPU).
+   */
+
+  private final O1Scheduler sched;
+
+  PriorityCalls(O1Scheduler sched) {
+    this.sched = sched;
+  }
+
+  /** {@code set_user_nice(p, nice)}. */
+  void setUserNice(Task p, int nice) {
+    O1Entity e = entity(p);
+    if (O1Tunables.prioToNice(e.staticPrio) == nice || nice < Task.MIN_NICE || nice > Task.MAX_NICE) {
+      return;
+    }
+    p.setNice(nice);
+    Runqueue rq = sched.rq(p.cpu());
+    if (e.isRt()) {
+      e.staticPrio = O1Tunables.niceToPrio(nice);
+      return;
+    }
+    PrioArray array = e.array;
+    if (array != null) {
+      array.dequeue(e);
+    }
+    e.staticPrio = O1Tunables.niceToPrio(nice);
+    e.prio = e.staticPrio;
+    if (array != null) {
+      array.enqueue(e);
+      // R: "NICE_TO_PRIO(nice) < p->static_prio || p == rq->curr"; the first term compares
+      // static_prio with itself and is always false.
+      boolean raised = O1Tunables.niceToPrio(nice) < e.staticPrio;
+      if (raised || p == rq.curr) {
+        sched.host().reschedule(rq.cpu);
+      }
+    }
+  }
+
+  /** {@code setscheduler}, after validation: new policy and rt_priority. */
+  void setScheduler(Task p, SchedPolicy policy, int rtPriority) {
+    O1Entity e = entity(p);
+    Runqueue rq = sched.rq(p.cpu());
+    boolean queued = e.array != null;
+    if (queued) {
+      rq.deactivateTask(e);
+    }
+    p.setPolicy(policy, rtPriority);
+    e.prio = policy.isRealTime() ? O1Tunables.rtPrio(rtPriority) : e.staticPrio;
+    if (queued) {
+      rq.activateTask(e, sched.host().jiffies(), sched.tunables()); // spurious credit, as R
+    }
+  }
+
+  /** {@code sys_sched_yield} up to its call of {@code schedule()}. */
+  boolean yield(Task current) {
+    O1Entity e = entity(current);
+    PrioArray array = e.array;
+    if (current.isIdle() || array == null) {
+      return true;
+    }
+    if (e.prio == O1Tunables.MAX_PRIO - 1 || e.isRt()) {
+      array.requeue(e);
+    } else {
+      // nr_active is unchanged in R, which relinks by hand; dequeue + enqueue nets to that.
+      array.dequeue(e);
+      e.prio++;
+      array.enqueue(e);
+    }
+    return true;
+  }
+
+  /** {@code set_cpus_allowed(p, mask)}. */
+  boolean setCpusAllowed(Task p, long mask) {
+    long online = sched.cpuCount() == Long.SIZE ? -1L : (1L << sched.cpuCount()) - 1;
+    long allowed = mask & online;
+    if (allowed == 0) {
+      throw new IllegalArgumentException(p + ": cpus_allowed " + Long.toHexString(mask)
+          + " has no online CPU");
+    }
+    p.setCpusAllowed(allowed);
+    O1Entity e = entity(p);
+    if (p.mayRunOn(p.cpu())) {
+      e.migrationPending = false;
+      return false;
+    }
+    int target = Long.numberOfTrailingZeros(allowed);
+    Runqueue rq = sched.rq(p.cpu());
+    if (rq.curr == p) {
+      e.migrationPending = true;
+      e.migrationTarget = target;
+      return true;
+    }
+    if (e.array != null) {
+      rq.deactivateTask(e);
+      p.setCpu(target);
+      wakeOnTarget(e);
+    } else {
+      p.setCpu(target);
+    }
+    return false;
+  }
+
+  /** The migration IPI handler's part, once the task has left its old CPU. */
+  void completeMigration(O1Entity e) {
+    e.migrationPending = false;
+    e.task().setCpu(e.migrationTarget);
+    if (e.array == null && e.task().state() == TaskState.RUNNING) {
+      wakeOnTarget(e);
+    }
+  }
+
+  /** {@code wake_up_process} on the target: activate, and preempt if better. */
+  private void wakeOnTarget(O1Entity e) {
+    sched.activateAndPreempt(e, sched.rq(e.task().cpu()));
+  }
+}

@@ -1,0 +1,134 @@
+package dev.kernellab.sched.o1;
+
+import static dev.kernellab.sched.o1.O1Fixture.e;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kernellab.kernel.Task;
+import org.junit.jupiter.api.Test;
+
+/** load_balance (sched-o1.md 3.12) on two CPUs, with direct calls. */
+class LoadBalancerTests {
+
+  private static int balance(O1Fixture f, int cpu, boolean idle) {
+    f.h.setThisCpu(cpu);
+    int before = f.s.nrRunning(cpu);
+    f.s.loadBalance(cpu, idle);
+    return f.s.nrRunning(cpu) - before;
+  }
+
+  @Test
+  void anIdleCpuPullsOneTaskTheTailOfTheBestLevel() {
+    O1Fixture f = new O1Fixture(2);
+    f.hog(0);
+    f.hog(0);
+    Task c = f.hog(0);
+    f.h.schedule(0);
+    f.h.setJiffies(5);
+    assertThat(balance(f, 1, true)).isEqualTo(1);
+    assertThat(c.cpu()).isEqualTo(1);
+    assertThat(e(c).array).isSameAs(f.rq(1).active);
+    assertThat(f.h.idle(1).needResched()).isTrue();
+    f.s.checkInvariants();
+  }
+
+  @Test
+  void cacheHotTasksStay() {
+    O1Fixture f = new O1Fixture(2);
+    f.hog(0);
+    f.hog(0);
+    f.hog(0);
+    f.h.schedule(0);
+    assertThat(balance(f, 1, true)).as("queued this very tick: cache-hot").isZero();
+    O1Fixture g = new O1Fixture(2, O1Tunables.forHz(100).withCacheDecayTicks(3));
+    g.hog(0);
+    g.hog(0);
+    g.hog(0);
+    g.h.schedule(0);
+    g.h.setJiffies(4);
+    assertThat(balance(g, 1, true)).isZero();
+    g.h.setJiffies(5);
+    assertThat(balance(g, 1, true)).isEqualTo(1);
+  }
+
+  @Test
+  void tailOnlyBugATailThatMayNotMoveHidesTheRestOfItsLevel() {
+    // R as written: from the tail, ->next is the list head, so the level is given up.
+    O1Fixture f = new O1Fixture(2);
+    f.hog(0);
+    Task movable = f.hog(0);
+    Task pinned = f.hog(0);
+    pinned.setCpusAllowed(0b01);
+    f.h.schedule(0);
+    f.h.setJiffies(5);
+    assertThat(balance(f, 1, true)).isZero();
+    assertThat(movable.cpu()).isZero();
+  }
+
+  @Test
+  void aBusyCpuNeedsA25PercentImbalanceAndDampedLoads() {
+    O1Fixture f = new O1Fixture(2);
+    for (int i = 0; i < 5; i++) {
+      f.hog(0);
+    }
+    for (int i = 0; i < 3; i++) {
+      f.hog(1);
+    }
+    f.h.schedule(0);
+    f.h.schedule(1);
+    f.h.setJiffies(5);
+    assertThat(balance(f, 1, false)).as("first look: prev_nr_running is 0 everywhere").isZero();
+    assertThat(balance(f, 1, false)).as("5 vs 3: imbalance 1 < (5 + 3) / 4").isZero();
+    assertThat(balance(f, 1, true)).as("an idle caller skips the 25 % test").isEqualTo(1);
+  }
+
+  @Test
+  void aBusyCpuTakesASecondTaskOnlyAfterOneFromExpired() {
+    O1Fixture f = new O1Fixture(2);
+    Task[] t = new Task[7];
+    for (int i = 0; i < 7; i++) {
+      t[i] = f.hog(0);
+      t[i].setCpusAllowed(0b01); // keep cpu1's idle_tick from pulling during the run
+    }
+    f.h.schedule(0);
+    f.run(15); // t0 expires into expired
+    for (Task x : t) {
+      x.setCpusAllowed(0b11);
+    }
+    f.hog(1);
+    f.h.schedule(1);
+    f.h.setJiffies(50);
+    // cpu1's idle ticks during the run already recorded prev_nr_running.
+    assertThat(balance(f, 1, false)).as("7 vs 1: from expired, then from active").isEqualTo(2);
+    assertThat(t[0].cpu()).isEqualTo(1);
+    assertThat(e(t[0]).array).as("into active even from expired").isSameAs(f.rq(1).active);
+
+    O1Fixture g = new O1Fixture(2);
+    for (int i = 0; i < 7; i++) {
+      g.hog(0);
+    }
+    g.h.schedule(0);
+    g.hog(1);
+    g.h.schedule(1);
+    g.h.setJiffies(50);
+    balance(g, 1, false);
+    assertThat(balance(g, 1, false)).as("nothing expired: one task only").isEqualTo(1);
+  }
+
+  @Test
+  void theRunningTaskIsNeverPulledAndUniprocessorsNeverBalance() {
+    O1Fixture f = new O1Fixture(2);
+    Task a = f.hog(0);
+    Task b = f.hog(0);
+    b.setCpusAllowed(0b01);
+    f.h.schedule(0);
+    f.h.setJiffies(5);
+    f.h.setThisCpu(0);
+    f.s.yield(a, 0); // a at 121 is the only tail of its level, and running
+    assertThat(balance(f, 1, true)).isZero();
+    O1Fixture up = new O1Fixture(1);
+    up.hog(0);
+    up.hog(0);
+    up.h.setJiffies(5);
+    assertThat(balance(up, 0, true)).isZero();
+  }
+}
