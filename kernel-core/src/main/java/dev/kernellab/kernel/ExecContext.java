@@ -121,6 +121,7 @@ final class ExecContext {
     long computeLeftNs;
     long scratch; // per-operation scratch (e.g. the time a spin started)
     KernelPath siteHook; // loop bodies: what patches run between iterations, or null
+    boolean entered; // the path's first operation has started (for the pathEnter trace)
 
     void reset(KernelPath p, boolean u) {
       path = p;
@@ -134,6 +135,7 @@ final class ExecContext {
       computeLeftNs = 0;
       scratch = 0;
       siteHook = null;
+      entered = false;
     }
 
     void clear() {

@@ -430,6 +430,12 @@ public final class Kernel implements SchedulerHost {
           frameFinished(c, ctx, f);
           continue;
         }
+        if (tracer != null && !f.entered) {
+          // Traced when the path starts running, not when its frame is pushed: a system call
+          // pushes its body under the entry code, which runs first.
+          f.entered = true;
+          tracer.pathEnter(now(), c.id, f.path);
+        }
         f.path.op(f.pc).exec(this, c, ctx, f);
       }
     } finally {
@@ -451,7 +457,7 @@ public final class Kernel implements SchedulerHost {
       }
       return;
     }
-    if (tracer != null) {
+    if (tracer != null && f.entered) {
       tracer.pathExit(now(), c.id, f.path);
     }
     ctx.pop();
@@ -483,9 +489,6 @@ public final class Kernel implements SchedulerHost {
   }
 
   ExecContext.Frame pushFrame(KernelCpu c, ExecContext ctx, KernelPath path, boolean user) {
-    if (tracer != null) {
-      tracer.pathEnter(now(), c.id, path);
-    }
     return ctx.push(path, user);
   }
 

@@ -1,0 +1,57 @@
+package dev.kernellab.it;
+
+import dev.kernellab.hw.CostTable;
+import dev.kernellab.hw.Rtc;
+import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.Kernel;
+import dev.kernellab.kernel.KernelBuilder;
+import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.RtcProbeRig;
+import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.kernel.SiteHookPatch;
+import dev.kernellab.kernel.Tracer;
+import dev.kernellab.preempt.PreemptKernelPatch;
+
+/** Builds a scenario's machine in one configuration and measures P's latency. */
+final class ScenarioRunner {
+
+  private ScenarioRunner() {}
+
+  /** P's first latency; the RTC is asserted {@code tIrqNs} after B enters K (or after boot). */
+  static long latency(
+      String scheduler, GoldenScenarios.Scenario s, GoldenScenarios.Config c, CostTable costs) {
+    RtcProbeRig rig = new RtcProbeRig();
+    KernelPath b = s.k() == null ? RtcProbeRig.userHog() : RtcProbeRig.busyTask(s.k());
+    KernelBuilder kb = rig.builder(SchedulerProvider.create(scheduler), b, costs, 1);
+    if (c.preempt) {
+      kb.patch(new PreemptKernelPatch());
+    }
+    if (c.lowlat) {
+      switch (s.hook()) {
+        case COND_RESCHED -> kb.patch(SiteHookPatch.condResched(GoldenScenarios.S));
+        case LOCK_BREAK -> kb.patch(SiteHookPatch.lockBreak(GoldenScenarios.S, s.lock()));
+        case NONE -> {}
+      }
+    }
+    Kernel[] kernel = new Kernel[1];
+    Event assertRtc =
+        new Event("rtc.assert", now -> kernel[0].machine().ioApic().assertLine(Rtc.IRQ));
+    kb.tracer(new Tracer() {
+      @Override
+      public void pathEnter(long now, int cpu, KernelPath path) {
+        if (path == s.k() && !assertRtc.isScheduled() && !kernel[0].machine().ioApic().wasAsserted(Rtc.IRQ)) {
+          kernel[0].simulation().schedule(assertRtc, now + s.tIrqNs());
+        }
+      }
+    });
+    kernel[0] = kb.build();
+    if (s.k() == null) {
+      kernel[0].simulation().schedule(assertRtc, s.tIrqNs());
+    }
+    kernel[0].run(9 * GoldenScenarios.MS);
+    if (rig.latencies.isEmpty()) {
+      throw new AssertionError(s + " " + c + ": P never ran after the interrupt");
+    }
+    return rig.latencies.get(0);
+  }
+}
