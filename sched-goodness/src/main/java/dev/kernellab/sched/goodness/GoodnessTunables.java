@@ -19,8 +19,9 @@ public final class GoodnessTunables {
   /*
    * Implementation overview
    *
-   * TICK_SCALE turns "20 - nice" (1..40) into ticks so that a nice-0 slice is about 50-60 ms
-   * whatever HZ is: at HZ=100 it divides by 4, and every doubling of HZ doubles the scale.
+   * TICK_SCALE turns "20 - nice" (1..40) into ticks so that a nice-0 slice stays near 50-60 ms
+   * at HZ = 100, 200, 400, 800, 1600 (and never below half that in between): at HZ=100 it
+   * divides by 4, and each doubling of HZ doubles the scale.
    * NICE_TO_TICKS adds one so that even nice 19 gets a tick. The epoch recalculation
    * counter = counter / 2 + NICE_TO_TICKS(nice) has the fixed point 2 * NICE_TO_TICKS - 1 or
    * 2 * NICE_TO_TICKS, which is why sleepers' credit stays bounded (invariant 17).
