@@ -9,7 +9,6 @@ import dev.kernellab.kernel.TestTasks;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Random stories for the 2.4 scheduler's properties: a list of actions, each valid in any state
@@ -41,7 +40,7 @@ final class Story {
   final StandaloneSchedulerHost host;
   private final int cpus;
   private final List<Task> live = new ArrayList<>();
-  private final Map<Task, Integer> allowance = new IdentityHashMap<>(); // looked up, never iterated
+  private final IdentityHashMap<Task, Integer> allowance = new IdentityHashMap<>(); // never iterated
   private int nextPid = 1;
 
   Story(int cpus) {
@@ -111,7 +110,11 @@ final class Story {
       }
       case POLICY -> {
         if (some != null) {
-          SchedPolicy p = SchedPolicy.values()[a.arg() % 3];
+          SchedPolicy p = switch (a.arg() % 3) {
+            case 0 -> SchedPolicy.OTHER;
+            case 1 -> SchedPolicy.FIFO;
+            default -> SchedPolicy.RR;
+          };
           host.setThisCpu(cpu);
           host.scheduler().setScheduler(some, p, p.isRealTime() ? 1 + a.arg() % 99 : 0);
         }
