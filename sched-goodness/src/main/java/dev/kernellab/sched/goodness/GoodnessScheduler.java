@@ -14,8 +14,8 @@ import java.util.List;
 
 /**
  * Models kernel/sched.c: schedule(), goodness(), reschedule_idle(), try_to_wake_up(),
- * sys_sched_yield(), setscheduler(); kernel/timer.c: update_process_times(); kernel/fork.c:
- * do_fork()'s counter split; kernel/exit.c: release_task()'s counter return (2.4.17).
+ * sys_sched_yield(), setscheduler() (2.4.17); with kernel/timer.c: update_process_times(),
+ * kernel/fork.c: do_fork()'s counter split, kernel/exit.c: release_task()'s counter return.
  *
  * <p>The scheduler of the kernel the Red Hat latency whitepaper measured, and the baseline the
  * O(1) scheduler replaced: one global runqueue walked in full by every schedule() on every CPU,
@@ -27,29 +27,30 @@ import java.util.List;
  * }</pre>
  *
  * <p>{@link #nrRunning(int)} splits the global {@code nr_running} by CPU: a queued task counts
- * for its {@code processor} as of when it was queued or last picked (the CPU whose cache it
- * warms), so the sum over CPUs is the length of the global list.
- *
- * <p>Reference: sched-o1.md section 4; preempt-lowlat-hw.md section 5.1.
+ * for its {@code processor} when it was queued or last picked, so the CPUs sum to the list
+ * length. Reference: sched-o1.md section 4; preempt-lowlat-hw.md section 5.1.
  */
 public final class GoodnessScheduler implements Scheduler {
 
   /*
    * Implementation overview
    *
-   * State: one global list of every runnable task, running ones included (RunqueueList, with
-   * its picture); per task a counter (GoodnessEntity); per CPU schedule_data (ScheduleData).
-   * schedule()'s goodness loop and the epoch recalculation are ScheduleLoop; where a runnable
-   * task should go is RescheduleIdle; goodness() itself is Goodness. This class holds the
-   * entry points that change the list or the counters outside schedule().
+   * One global list of every runnable task, running ones included (RunqueueList):
+   *
+   *   runqueue_head -> [p7 ctr 4] <-> [p3 ctr 0] <-> [p12 ctr 6] <-> ... <-> [p1 ctr 2]
+   *                    woken last (list_add)              yielded, RR expired (list_add_tail)
+   *
+   * every CPU's schedule() walks all of it (ScheduleLoop) under the one runqueue_lock; a task
+   * running on a CPU stays on it, marked by cpus_runnable. Per task a counter (GoodnessEntity),
+   * per CPU schedule_data and the lazy-TLB active_mm (ScheduleData). goodness() is Goodness,
+   * the choice of a CPU for a runnable task RescheduleIdle. This class holds the entry points
+   * that change the list or the counters outside schedule().
    *
    * The counter is the slice and the priority at once: the tick spends it, fork halves it
    * between parent and child, exit gives the child's rest back to the reaper, and the epoch
    * recalculation refills it, so a sleeper (which spends nothing) climbs toward
-   * 2 * NICE_TO_TICKS: 2.4's interactivity boost.
-   *
-   * Kernel threads borrow the previous active_mm (lazy TLB): see ScheduleData. A CONFIG_SMP
-   * kernel is modelled iff the machine has more than one CPU.
+   * 2 * NICE_TO_TICKS: 2.4's interactivity boost. A CONFIG_SMP kernel is modelled iff the
+   * machine has more than one CPU.
    *
    * [1] kernel/sched.c, kernel/timer.c, kernel/fork.c, kernel/exit.c, Linux 2.4.17.
    */
@@ -94,8 +95,9 @@ public final class GoodnessScheduler implements Scheduler {
 
   @Override
   public void initIdle(Task idle, int cpu) {
-    GoodnessEntity.of(idle).counter = IDLE_COUNTER;
-    GoodnessEntity.of(idle).setCpu(cpu);
+    GoodnessEntity e = GoodnessEntity.of(idle);
+    e.counter = IDLE_COUNTER;
+    e.setCpu(cpu);
     data.initIdle(cpu, idle);
   }
 
@@ -185,10 +187,7 @@ public final class GoodnessScheduler implements Scheduler {
     }
   }
 
-  /**
-   * {@code sys_sched_yield}: only if another task is waiting for a CPU; only SCHED_OTHER tasks
-   * get the SCHED_YIELD bit, real-time ones just go to the tail.
-   */
+  /** {@code sys_sched_yield}: acts only if a task waits; RT tasks go to the tail unflagged. */
   @Override
   public boolean yield(Task current, int cpu) {
     GoodnessEntity e = GoodnessEntity.of(current);

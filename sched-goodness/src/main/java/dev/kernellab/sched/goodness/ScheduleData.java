@@ -26,7 +26,7 @@ final class ScheduleData {
    * page tables no user task shares.
    */
 
-  private final Task[] curr; // cpu_curr(cpu): the idle task or a task with cpus_runnable == 1 << cpu
+  private final Task[] curr; // cpu_curr(cpu): idle, or a task whose cpus_runnable is 1 << cpu
   private final long[] lastScheduleNs; // time of the CPU's last switch; 0 before any
   private final Mm[] activeMm; // mm loaded on the CPU; null = init_mm
 

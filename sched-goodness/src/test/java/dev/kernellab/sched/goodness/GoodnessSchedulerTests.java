@@ -62,7 +62,8 @@ class GoodnessSchedulerTests {
     for (int epoch = 0; epoch < expected.length; epoch++) {
       assertThat(h.schedule(0)).isSameAs(hog);
       assertThat(scheduler().recalculations()).isEqualTo(epoch + 1L);
-      assertThat(counter(sleeper)).as("sleeper after epoch %d", epoch + 1).isEqualTo(expected[epoch]);
+      assertThat(counter(sleeper)).as("sleeper after epoch %d", epoch + 1)
+          .isEqualTo(expected[epoch]);
       assertThat(counter(hog)).isEqualTo(6);
       ticks(6);
     }

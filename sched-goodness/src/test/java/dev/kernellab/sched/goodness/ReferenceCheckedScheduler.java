@@ -114,7 +114,8 @@ final class ReferenceCheckedScheduler implements Scheduler {
     }
     if (anyRt) {
       rtPicksChecked++;
-      assertThat(next.policy().isRealTime()).as("%s picked on cpu%d over a runnable RT task", next, cpu)
+      assertThat(next.policy().isRealTime())
+          .as("%s picked on cpu%d over a runnable RT task", next, cpu)
           .isTrue();
     }
     assertThat(next).as("pick on cpu%d among %s", cpu, view).isSameAs(expected);

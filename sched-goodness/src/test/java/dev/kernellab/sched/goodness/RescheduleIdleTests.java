@@ -35,7 +35,8 @@ class RescheduleIdleTests {
 
     h.wake(p, 0);
 
-    assertThat(h.ipis).as("cpu0 has been idle longer, but p's cache is on cpu1").containsExactly("0->1");
+    assertThat(h.ipis).as("cpu0 has been idle longer, but p's cache is on cpu1")
+        .containsExactly("0->1");
     assertThat(h.idle(1).needResched()).isTrue();
     assertThat(h.idle(0).needResched()).isFalse();
   }

@@ -40,7 +40,7 @@ final class Story {
   final StandaloneSchedulerHost host;
   private final int cpus;
   private final List<Task> live = new ArrayList<>();
-  private final IdentityHashMap<Task, Integer> allowance = new IdentityHashMap<>(); // never iterated
+  private final IdentityHashMap<Task, Integer> allowance = new IdentityHashMap<>(); // not iterated
   private int nextPid = 1;
 
   Story(int cpus) {
