@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.it.GoldenScenarios.Config;
 import dev.kernellab.it.GoldenScenarios.Scenario;
+import dev.kernellab.kernel.SchedPolicy;
 import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.kernel.StandaloneSchedulerHost;
 import java.util.ArrayList;
@@ -70,8 +71,12 @@ class GoldenScenarioTests {
   void defaultCostsKeepTheOrderAndAddOnlyTheFixedCosts(String scheduler, int index) {
     CostTable costs = CostTable.pentium3At800MHz();
     var sched = SchedulerProvider.create(scheduler);
-    // Attached to a one-CPU host so that its costs are those of the scenario machine.
-    new StandaloneSchedulerHost(sched, 1, 100);
+    // On a one-CPU host holding the scenario's tasks (ksoftirqd, P, B), so that its costs are
+    // those of the switch to P: 2.4's goodness walk grows with the runnable tasks.
+    StandaloneSchedulerHost host = new StandaloneSchedulerHost(sched, 1, 100);
+    host.spawn(host.newTask(1, "ksoftirqd_CPU0", SchedPolicy.OTHER, 0, 19), 0);
+    host.spawn(host.newTask(2, "P", SchedPolicy.FIFO, 99, 0), 0);
+    host.spawn(host.newTask(3, "B", SchedPolicy.OTHER, 0, 0), 0);
     long fixed =
         costs.irqEntryNs() + costs.irqExitNs() + sched.wakeUpCostNs()
             + sched.scheduleCostNs(0) + costs.contextSwitchNs() + costs.syscallExitNs();

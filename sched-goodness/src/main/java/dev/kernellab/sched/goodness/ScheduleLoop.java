@@ -1,0 +1,163 @@
+package dev.kernellab.sched.goodness;
+
+import static dev.kernellab.sched.goodness.GoodnessTunables.NICE_TO_TICKS;
+import static dev.kernellab.sched.goodness.GoodnessTunables.NO_CANDIDATE_GOODNESS;
+
+import dev.kernellab.kernel.SchedPolicy;
+import dev.kernellab.kernel.SchedulerHost;
+import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.TaskState;
+
+/**
+ * Models kernel/sched.c: the policy half of {@code schedule()} with its goodness loop and
+ * epoch recalculation, and {@code __schedule_tail()} (2.4.17); and what that work costs.
+ *
+ * <p>Called with no lock held; takes runqueue_lock as schedule() does, and drops it around
+ * the recalculation (which runs under tasklist_lock in C). Reference: sched-o1.md section 4.4.
+ */
+final class ScheduleLoop {
+
+  /*
+   * Implementation overview
+   *
+   * pickNext(cpu, prev); the generic half has already taken a blocked prev off the list:
+   *   1. prev is SCHED_RR with counter 0: refill NICE_TO_TICKS(nice), move it to the tail.
+   *   2. walk the whole list; among tasks that can_schedule() on cpu take the first of highest
+   *      goodness (strict >, so list order breaks ties). O(nr_running), every call, every CPU.
+   *   3. best goodness exactly 0 (only exhausted SCHED_OTHER tasks: no RT, no positive one):
+   *      drop runqueue_lock, counter = counter / 2 + NICE_TO_TICKS(nice) for EVERY task
+   *      (host.allTasks(), sleepers too), retake the lock and walk again. O(all tasks). A
+   *      yielder alone (-1) or an empty list (-1000) never triggers it.
+   *   4. clear prev's SCHED_YIELD. On a switch: stamp last_schedule, load the mm, move the
+   *      cpus_runnable mark, and (SMP, __schedule_tail) if prev is still runnable and did not
+   *      yield it was preempted: reschedule_idle(prev) looks for another CPU for it.
+   *
+   * costNs(cpu) runs step 2 without changing anything to learn whether step 3 will happen, and
+   * prices the loads that steps 2-3 make (GoodnessTunables).
+   */
+
+  private final SchedulerHost host;
+  private final RunqueueList runqueue;
+  private final ScheduleData data;
+  private final RescheduleIdle rescheduleIdle;
+  private final boolean smp;
+  private final int hz;
+  private int bestWeight; // goodness of the task select() returned last
+  private long recalculations; // epochs ended so far
+
+  ScheduleLoop(SchedulerHost host, RunqueueList runqueue, ScheduleData data,
+      RescheduleIdle rescheduleIdle, boolean smp) {
+    this.host = host;
+    this.runqueue = runqueue;
+    this.data = data;
+    this.rescheduleIdle = rescheduleIdle;
+    this.smp = smp;
+    this.hz = host.hz();
+  }
+
+  /** schedule() on {@code cpu}, whose current task is {@code prev}: the task to run next. */
+  Task pickNext(int cpu, Task prev) {
+    if (prev != data.curr(cpu)) {
+      throw new IllegalStateException("schedule() on cpu" + cpu + " for " + prev
+          + " but cpu_curr is " + data.curr(cpu));
+    }
+    GoodnessEntity pe = GoodnessEntity.of(prev);
+    runqueue.lock();
+    try {
+      if (prev.policy() == SchedPolicy.RR && pe.counter == 0 && !prev.isIdle()) {
+        pe.counter = NICE_TO_TICKS(prev.nice(), hz);
+        if (pe.onRunqueue) {
+          runqueue.moveLast(pe);
+        }
+      }
+      Task next = select(cpu, null);
+      while (bestWeight == 0) {
+        runqueue.unlock();
+        recalculate();
+        runqueue.lock();
+        next = select(cpu, null);
+      }
+      boolean prevYielded = pe.schedYield;
+      pe.schedYield = false;
+      if (next != prev) {
+        switchTo(cpu, prev, next, prevYielded);
+      }
+      return next;
+    } finally {
+      runqueue.unlock();
+    }
+  }
+
+  private void switchTo(int cpu, Task prev, Task next, boolean prevYielded) {
+    data.switchTo(cpu, next, host.now());
+    GoodnessEntity ne = GoodnessEntity.of(next);
+    ne.setCpu(cpu);
+    if (ne.onRunqueue) {
+      runqueue.account(ne, cpu);
+    }
+    GoodnessEntity pe = GoodnessEntity.of(prev);
+    pe.releaseCpu();
+    if (smp && pe.onRunqueue && prev.state() == TaskState.RUNNING && !prevYielded
+        && !prev.isIdle()) {
+      rescheduleIdle.run(prev);
+    }
+  }
+
+  /**
+   * The goodness loop: the first task of highest goodness that may run on {@code cpu}, or its
+   * idle task; sets {@link #bestWeight}. {@code leaving}, if not null, is skipped (a task about
+   * to be deactivated).
+   */
+  private Task select(int cpu, GoodnessEntity leaving) {
+    Task next = host.idle(cpu);
+    int c = NO_CANDIDATE_GOODNESS;
+    for (GoodnessEntity e = runqueue.first(); e != null; e = e.next) {
+      if (e != leaving && e.canSchedule(cpu)) {
+        int weight = Goodness.goodness(e.task(), cpu, data.activeMm(cpu), smp);
+        if (weight > c) {
+          c = weight;
+          next = e.task();
+        }
+      }
+    }
+    bestWeight = c;
+    return next;
+  }
+
+  /** The epoch recalculation: every task, runnable or not; idle tasks keep cpu_idle()'s -100. */
+  private void recalculate() {
+    recalculations++;
+    for (Task t : host.allTasks()) {
+      if (!t.isIdle()) {
+        GoodnessEntity e = GoodnessEntity.of(t);
+        e.counter = (e.counter >> 1) + NICE_TO_TICKS(t.nice(), hz);
+      }
+    }
+  }
+
+  /**
+   * The pick the next schedule() on {@code cpu} will make, priced: one list walk, and if no
+   * candidate will have positive goodness, the recalculation over all tasks and a second walk.
+   * A current task that has blocked is not counted, whether or not it was deactivated yet.
+   */
+  long costNs(int cpu) {
+    Task prev = data.curr(cpu);
+    GoodnessEntity pe = GoodnessEntity.of(prev);
+    boolean prevLeaves = pe.onRunqueue && prev.state() != TaskState.RUNNING
+        && !(prev.state() == TaskState.INTERRUPTIBLE && prev.signalPending());
+    select(cpu, prevLeaves ? pe : null);
+    long walkNs = (long) (runqueue.size() - (prevLeaves ? 1 : 0))
+        * GoodnessTunables.SCAN_LOADS_PER_TASK * host.costs().l2HitNs();
+    if (bestWeight != 0) {
+      return walkNs;
+    }
+    long recalcNs = (long) host.allTasks().size()
+        * GoodnessTunables.RECALC_MEMORY_LOADS_PER_TASK * host.costs().memoryNs();
+    return walkNs + recalcNs + walkNs;
+  }
+
+  /** Epoch recalculations so far. */
+  long recalculations() {
+    return recalculations;
+  }
+}

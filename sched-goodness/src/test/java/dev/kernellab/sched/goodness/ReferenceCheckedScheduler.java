@@ -1,0 +1,256 @@
+package dev.kernellab.sched.goodness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kernellab.kernel.Mm;
+import dev.kernellab.kernel.SchedEntity;
+import dev.kernellab.kernel.SchedPolicy;
+import dev.kernellab.kernel.Scheduler;
+import dev.kernellab.kernel.SchedulerHost;
+import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.TaskState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A {@link GoodnessScheduler} with an obviously correct reference beside it: every pick is
+ * recomputed from the formulas of sched-o1.md section 4 over the queued tasks in list order,
+ * and every wake-up on UP is held to preempt-lowlat-hw.md section 5.1's rule. Used by the
+ * property tests; counts the checks it made so a property can show it was not vacuous.
+ */
+final class ReferenceCheckedScheduler implements Scheduler {
+
+  private final GoodnessScheduler real = new GoodnessScheduler();
+  private SchedulerHost host;
+  private Mm[] activeMm; // the reference's own lazy-TLB bookkeeping
+  int picks;
+  int recalculationsSeen;
+  int rtPicksChecked;
+  int wakeUpsChecked;
+  int wakeUpsThatPreempted;
+
+  /** The reference goodness(): written from the specification, not from Goodness. */
+  int referenceGoodness(Task p, int cpu) {
+    return p.isIdle() ? referenceGoodness(p, cpu, 0, false)
+        : referenceGoodness(p, cpu, GoodnessEntity.of(p).counter(), false);
+  }
+
+  /** The reference goodness() with {@code counter}, recalculated first if {@code epochEnd}. */
+  private int referenceGoodness(Task p, int cpu, int counter, boolean epochEnd) {
+    boolean smp = host.cpuCount() > 1;
+    int affinity = smp && p.cpu() == cpu ? 15 : 0;
+    boolean sameMm = p.mm() == null || Objects.equals(p.mm(), activeMm[cpu]);
+    if (p.isIdle()) {
+      return -100 + affinity + 1 + (20 - 20);
+    }
+    if (GoodnessEntity.of(p).schedYield()) {
+      return -1;
+    }
+    if (p.policy().isRealTime()) {
+      return 1000 + p.rtPriority();
+    }
+    int c = epochEnd ? counter / 2 + GoodnessTunables.NICE_TO_TICKS(p.nice(), host.hz()) : counter;
+    return c == 0 ? 0 : c + affinity + (sameMm ? 1 : 0) + 20 - p.nice();
+  }
+
+  private List<Task> candidates(int cpu, Task prev) {
+    List<Task> order = new ArrayList<>(real.queuedTasks());
+    GoodnessEntity pe = GoodnessEntity.of(prev);
+    if (prev.policy() == SchedPolicy.RR && pe.counter() == 0 && order.remove(prev)) {
+      order.add(prev); // SCHED_RR expiry goes to the tail before the walk
+    }
+    List<Task> result = new ArrayList<>();
+    for (Task t : order) {
+      boolean elsewhere = false;
+      for (int c = 0; c < host.cpuCount(); c++) {
+        elsewhere |= c != cpu && host.current(c) == t;
+      }
+      if (t.mayRunOn(cpu) && !elsewhere) {
+        result.add(t);
+      }
+    }
+    return result;
+  }
+
+  private Task firstBest(List<Task> candidates, int cpu, boolean epochEnd) {
+    Task best = host.idle(cpu);
+    int c = -1000;
+    for (Task t : candidates) {
+      int w = referenceGoodness(t, cpu, GoodnessEntity.of(t).counter(), epochEnd);
+      if (w > c) {
+        c = w;
+        best = t;
+      }
+    }
+    return best;
+  }
+
+  private String describe(List<Task> cands, int cpu) {
+    StringBuilder b = new StringBuilder();
+    for (Task t : cands) {
+      b.append(GoodnessEntity.of(t)).append(" ref=").append(referenceGoodness(t, cpu))
+          .append(" real=").append(real.goodness(t, cpu)).append("; ");
+    }
+    return b.toString();
+  }
+
+  @Override
+  public Task pickNext(int cpu, Task prev) {
+    List<Task> cands = candidates(cpu, prev);
+    int max = cands.stream().mapToInt(t -> referenceGoodness(t, cpu)).max().orElse(-1000);
+    boolean anyRt = cands.stream().anyMatch(t -> t.policy().isRealTime());
+    Task expected = firstBest(cands, cpu, max == 0);
+    String view = describe(cands, cpu);
+    long before = real.recalculations();
+
+    Task next = real.pickNext(cpu, prev);
+
+    long recalcs = real.recalculations() - before;
+    assertThat(recalcs).as("recalculations when the best goodness is %d", max)
+        .isEqualTo(max == 0 ? 1 : 0);
+    if (recalcs > 0) {
+      recalculationsSeen++;
+    }
+    if (anyRt) {
+      rtPicksChecked++;
+      assertThat(next.policy().isRealTime())
+          .as("%s picked on cpu%d over a runnable RT task", next, cpu)
+          .isTrue();
+    }
+    assertThat(next).as("pick on cpu%d among %s", cpu, view).isSameAs(expected);
+    picks++;
+    if (next.mm() != null) {
+      activeMm[cpu] = next.mm();
+    }
+    return next;
+  }
+
+  private boolean checkedWakeUp(Task p, boolean viaNewTask, boolean sync) {
+    boolean up = host.cpuCount() == 1;
+    boolean eligible = up && !sync && !GoodnessEntity.of(p).onRunqueue()
+        && p.state() != TaskState.ZOMBIE && p.state() != TaskState.DEAD;
+    Task cur = host.current(0);
+    boolean flagBefore = cur.needResched();
+    int pg = referenceGoodness(p, 0) - referenceGoodness(cur, 0);
+    boolean woken;
+    if (viaNewTask) {
+      real.wakeUpNewTask(p, p.parent());
+      woken = true;
+    } else {
+      woken = real.tryToWakeUp(p, sync);
+    }
+    if (eligible && woken) {
+      wakeUpsChecked++;
+      if (pg > 0) {
+        wakeUpsThatPreempted++;
+      }
+      assertThat(cur.needResched())
+          .as("need_resched of %s after waking %s, preemption_goodness %d", cur, p, pg)
+          .isEqualTo(pg > 0 || flagBefore);
+    }
+    return woken;
+  }
+
+  @Override
+  public boolean tryToWakeUp(Task p, boolean sync) {
+    return checkedWakeUp(p, false, sync);
+  }
+
+  @Override
+  public void wakeUpNewTask(Task child, Task parent) {
+    checkedWakeUp(child, true, false);
+  }
+
+  @Override
+  public void attach(SchedulerHost h) {
+    host = h;
+    activeMm = new Mm[h.cpuCount()];
+    real.attach(h);
+  }
+
+  @Override
+  public String name() {
+    return real.name();
+  }
+
+  @Override
+  public boolean supportsCpuCount(int cpus) {
+    return real.supportsCpuCount(cpus);
+  }
+
+  @Override
+  public SchedEntity createEntity(Task t) {
+    return real.createEntity(t);
+  }
+
+  @Override
+  public void initIdle(Task idle, int cpu) {
+    real.initIdle(idle, cpu);
+  }
+
+  @Override
+  public void fork(Task parent, Task child) {
+    real.fork(parent, child);
+  }
+
+  @Override
+  public void deactivate(Task prev, int cpu) {
+    real.deactivate(prev, cpu);
+  }
+
+  @Override
+  public long scheduleCostNs(int cpu) {
+    return real.scheduleCostNs(cpu);
+  }
+
+  @Override
+  public long wakeUpCostNs() {
+    return real.wakeUpCostNs();
+  }
+
+  @Override
+  public void tick(int cpu, boolean userTick) {
+    real.tick(cpu, userTick);
+  }
+
+  @Override
+  public boolean yield(Task current, int cpu) {
+    return real.yield(current, cpu);
+  }
+
+  @Override
+  public void setNice(Task p, int nice) {
+    real.setNice(p, nice);
+  }
+
+  @Override
+  public void setScheduler(Task p, SchedPolicy policy, int rtPriority) {
+    real.setScheduler(p, policy, rtPriority);
+  }
+
+  @Override
+  public boolean setCpusAllowed(Task p, long mask) {
+    return real.setCpusAllowed(p, mask);
+  }
+
+  @Override
+  public void reap(Task reaper, Task child) {
+    real.reap(reaper, child);
+  }
+
+  @Override
+  public int nrRunning(int cpu) {
+    return real.nrRunning(cpu);
+  }
+
+  @Override
+  public List<Task> queuedTasks() {
+    return real.queuedTasks();
+  }
+
+  @Override
+  public void checkInvariants() {
+    real.checkInvariants();
+  }
+}
