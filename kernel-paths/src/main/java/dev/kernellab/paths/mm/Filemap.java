@@ -82,6 +82,10 @@ public final class Filemap {
   public final KernelPath sysWrite;
   /** truncate_inode_pages, as unlink or truncate of a cached file run it. */
   public final KernelPath truncateInodePages;
+  /** truncate_list_pages, which truncate_inode_pages calls. */
+  public final KernelPath truncateListPages;
+  /** invalidate_list_pages2, which invalidate_inode_pages2 calls. */
+  public final KernelPath invalidateListPages2;
   /** invalidate_inode_pages of a block device's clean pages (umount, BLKFLSBUF). */
   public final KernelPath invalidateInodePages;
   /** invalidate_inode_pages2 (NFS revalidation). */
@@ -124,17 +128,17 @@ public final class Filemap {
                 .spinUnlock(l.lruListLock)
                 .loop("balance_dirty", Chance.of(params.dirtyBalanceRate()), b -> b.call(balanceDirty)))
             .build();
-    truncateInodePages =
-        KernelPath.path("mm/filemap.c", "truncate_inode_pages")
-            .call(KernelPath.path("mm/filemap.c", "truncate_list_pages")
-                .loop(TRUNCATE.label(), params.truncatePages(), page -> page
-                    .spinLock(l.pagecacheLock)
-                    .loop(TRUNCATE_SKIP.label(), params.truncateSkipPages(), s -> s.compute(LIST_VISIT_NS))
-                    .spinUnlock(l.pagecacheLock)
-                    .compute(TRUNCATE_PAGE_NS)
-                    .condResched())
-                .build())
+    truncateListPages =
+        KernelPath.path("mm/filemap.c", "truncate_list_pages")
+            .loop(TRUNCATE.label(), params.truncatePages(), page -> page
+                .spinLock(l.pagecacheLock)
+                .loop(TRUNCATE_SKIP.label(), params.truncateSkipPages(), s -> s.compute(LIST_VISIT_NS))
+                .spinUnlock(l.pagecacheLock)
+                .compute(TRUNCATE_PAGE_NS)
+                .condResched())
             .build();
+    truncateInodePages =
+        KernelPath.path("mm/filemap.c", "truncate_inode_pages").call(truncateListPages).build();
     invalidateInodePages =
         KernelPath.path("mm/filemap.c", "invalidate_inode_pages")
             .spinLock(l.pagemapLruLock)
@@ -143,14 +147,16 @@ public final class Filemap {
             .spinUnlock(l.pagecacheLock)
             .spinUnlock(l.pagemapLruLock)
             .build();
+    invalidateListPages2 =
+        KernelPath.path("mm/filemap.c", "invalidate_list_pages2")
+            .loop(INVALIDATE2.label(), params.truncatePages(), p -> p
+                .condReschedLock(l.pagecacheLock, INVALIDATE2_RESTART_NS)
+                .compute(INVALIDATE_PAGE_NS))
+            .build();
     invalidateInodePages2 =
         KernelPath.path("mm/filemap.c", "invalidate_inode_pages2")
             .spinLock(l.pagecacheLock)
-            .call(KernelPath.path("mm/filemap.c", "invalidate_list_pages2")
-                .loop(INVALIDATE2.label(), params.truncatePages(), p -> p
-                    .condReschedLock(l.pagecacheLock, INVALIDATE2_RESTART_NS)
-                    .compute(INVALIDATE_PAGE_NS))
-                .build())
+            .call(invalidateListPages2)
             .spinUnlock(l.pagecacheLock)
             .build();
   }

@@ -61,6 +61,8 @@ public final class Vmscan {
   public final KernelPath allocWakeup;
   /** The kswapd kernel thread. */
   public final KernelPath kswapd;
+  /** kswapd_balance_pgdat: one pass over the zones. */
+  public final KernelPath kswapdBalancePgdat;
   /** shrink_cache alone, for the table. */
   public final KernelPath shrinkCache;
   /** swap_out alone, for the table. */
@@ -99,13 +101,13 @@ public final class Vmscan {
             .loop("shrink_dcache_memory", Chance.of(PRUNE_CHANCE), p -> p.call(pruneDcache).call(pruneIcache))
             .call(swapOut)
             .build();
+    kswapdBalancePgdat =
+        KernelPath.path("mm/vmscan.c", "kswapd_balance_pgdat")
+            .loop(KSWAPD_BALANCE_PGDAT.label(), ZONES, z -> z.call(shrinkCaches).condResched())
+            .build();
     kswapd =
         KernelPath.path("mm/vmscan.c", "kswapd")
-            .loop("kswapd", Long.MAX_VALUE, k -> k
-                .sleepOn(kswapdWait)
-                .call(KernelPath.path("mm/vmscan.c", "kswapd_balance_pgdat")
-                    .loop(KSWAPD_BALANCE_PGDAT.label(), ZONES, z -> z.call(shrinkCaches).condResched())
-                    .build()))
+            .loop("kswapd", Long.MAX_VALUE, k -> k.sleepOn(kswapdWait).call(kswapdBalancePgdat))
             .build();
   }
 
