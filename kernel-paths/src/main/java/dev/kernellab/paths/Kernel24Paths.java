@@ -1,0 +1,266 @@
+package dev.kernellab.paths;
+
+import dev.kernellab.kernel.KernelBuilder;
+import dev.kernellab.kernel.KernelPatch;
+import dev.kernellab.kernel.KernelPatchProvider;
+import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.Site;
+import dev.kernellab.kernel.TaskSpec;
+import dev.kernellab.paths.drivers.Block;
+import dev.kernellab.paths.drivers.Console;
+import dev.kernellab.paths.drivers.Rtc;
+import dev.kernellab.paths.fs.Buffer;
+import dev.kernellab.paths.fs.Dcache;
+import dev.kernellab.paths.fs.Inode;
+import dev.kernellab.paths.fs.Proc;
+import dev.kernellab.paths.fs.Super;
+import dev.kernellab.paths.fs.Syscalls;
+import dev.kernellab.paths.kernel.Exit;
+import dev.kernellab.paths.kernel.Fork;
+import dev.kernellab.paths.kernel.Timer;
+import dev.kernellab.paths.mm.Filemap;
+import dev.kernellab.paths.mm.Memory;
+import dev.kernellab.paths.mm.Swapfile;
+import dev.kernellab.paths.mm.Vmscan;
+import dev.kernellab.paths.net.Net;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The catalog of one 2.4.17 kernel's code paths: mm/, fs/, drivers/, net/ and kernel/ as
+ * {@link KernelPath}s with their locks, named loop {@link Site}s and calibrated lengths.
+ *
+ * <p>Models the paths of Linux 2.4.17 that the loads of the 2001-2002 latency debate exercise
+ * (reference preempt-lowlat-hw.md section 2.3 lists them by the patch that touched them).
+ *
+ * <p>A catalog belongs to one kernel: its locks carry holder state and statistics, its drivers
+ * hold wait queues and counters. Make one per kernel, install its drivers on that kernel's
+ * builder, and take the paths for that kernel's tasks from it:
+ *
+ * <pre>{@code
+ * Kernel24Paths paths = new Kernel24Paths(PathParams.defaults());
+ * KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor(), seed).scheduler(s);
+ * paths.install(b);                 // rtc_interrupt on IRQ 8, net_rx_action on NET_RX
+ * paths.installDaemons(b);          // kswapd, bdflush, kupdated
+ * paths.patch(b, "lowlat");         // a catalog patch, bound to these locks
+ * b.task(TaskSpec.user("cp", userProgram("cp").loop(..., l -> l.syscall(paths.filemap().sysRead))));
+ * }</pre>
+ */
+public final class Kernel24Paths {
+
+  /**
+   * Sites where vanilla 2.4.17 already tests need_resched (reference 2.3, "Already in vanilla
+   * 2.4.17"); the ksoftirqd loop is kernel-core's.
+   */
+  public static final List<Site> VANILLA_RESCHED_SITES =
+      List.of(
+          Filemap.TRUNCATE, Filemap.INVALIDATE2, Swapfile.TRY_TO_UNUSE, Vmscan.SWAP_OUT,
+          Vmscan.SHRINK_CACHE, Vmscan.KSWAPD_BALANCE_PGDAT);
+
+  /** pitReadNs of the default machine (CostTable.pentium3At800MHz), for the timer row. */
+  static final long DEFAULT_PIT_READ_NS = 2_000;
+
+  private final PathParams params;
+  private final Locks locks = new Locks();
+  private final Block block;
+  private final Buffer buffer;
+  private final Dcache dcache;
+  private final Inode inode;
+  private final Vmscan vmscan;
+  private final Swapfile swapfile;
+  private final Memory memory;
+  private final Filemap filemap;
+  private final Proc proc;
+  private final Super superBlock;
+  private final Syscalls syscalls;
+  private final Rtc rtc;
+  private final Console console;
+  private final Net net;
+  private final Exit exit;
+  private final Fork fork;
+
+  /** Builds every path for one kernel. */
+  public Kernel24Paths(PathParams params) {
+    this.params = params;
+    block = new Block(locks);
+    buffer = new Buffer(locks, params, block);
+    dcache = new Dcache(locks, params);
+    inode = new Inode(locks, params);
+    vmscan = new Vmscan(locks, params, dcache.pruneDcache, inode.pruneIcache);
+    swapfile = new Swapfile(locks);
+    memory = new Memory(locks, params);
+    filemap = new Filemap(locks, params, vmscan.allocWakeup, buffer.balanceDirty);
+    proc = new Proc(params, swapfile.siSwapinfo);
+    superBlock = new Super(dcache, inode, buffer, filemap.invalidateInodePages);
+    syscalls = new Syscalls(locks);
+    rtc = new Rtc(locks);
+    console = new Console(locks, params);
+    net = new Net();
+    List<CatalogEntry> mm = memory.entries();
+    exit = new Exit(locks, params, memory.exitMmap, mm.get(1));
+    fork = new Fork(locks, memory.dupMmap, mm.get(2));
+  }
+
+  /** A catalog with {@link PathParams#defaults()}. */
+  public static Kernel24Paths withDefaults() {
+    return new Kernel24Paths(PathParams.defaults());
+  }
+
+  /** Registers the catalog's drivers: the RTC on IRQ 8 and the NET_RX softirq. */
+  public void install(KernelBuilder b) {
+    rtc.install(b);
+    net.install(b);
+  }
+
+  /** The 2.4.17 kernel threads the catalog models: kswapd, bdflush, kupdated. */
+  public List<TaskSpec> daemons() {
+    return List.of(
+        TaskSpec.kernelThread("kswapd", vmscan.kswapd),
+        TaskSpec.kernelThread("bdflush", buffer.bdflush),
+        TaskSpec.kernelThread("kupdated", buffer.kupdate));
+  }
+
+  /** Starts {@link #daemons()} at boot. */
+  public void installDaemons(KernelBuilder b) {
+    daemons().forEach(b::task);
+  }
+
+  /**
+   * Applies the patch registered as {@code name}, bound to this catalog if it is a
+   * {@link CatalogPatch}.
+   */
+  public KernelBuilder patch(KernelBuilder b, String name) {
+    return b.patch(bindIfNeeded(KernelPatchProvider.create(name)));
+  }
+
+  /** {@code p} bound to this catalog if it is a {@link CatalogPatch}, else {@code p}. */
+  public KernelPatch bindIfNeeded(KernelPatch p) {
+    return p instanceof CatalogPatch cp ? cp.bind(this) : p;
+  }
+
+  /** Every row, grouped by kernel directory (mm, fs, drivers, net, kernel). */
+  public List<CatalogEntry> entries() {
+    List<CatalogEntry> out = new ArrayList<>();
+    out.addAll(memory.entries());
+    out.addAll(filemap.entries());
+    out.addAll(vmscan.entries());
+    out.addAll(swapfile.entries());
+    out.addAll(buffer.entries());
+    out.addAll(dcache.entries());
+    out.addAll(inode.entries());
+    out.addAll(superBlock.entries());
+    out.addAll(proc.entries());
+    out.addAll(syscalls.entries());
+    out.addAll(rtc.entries());
+    out.addAll(console.entries());
+    out.add(Block.ideIntrEntry(KernelPath.path("drivers/ide/ide.c", "ide_intr").build()));
+    out.addAll(net.entries());
+    out.addAll(exit.entries());
+    out.addAll(fork.entries(KernelPath.userProgram("child").compute(1_000).build()));
+    out.addAll(Timer.entries(DEFAULT_PIT_READ_NS));
+    return out;
+  }
+
+  /** Every loop site of every path, in catalog order, each once. */
+  public List<Site> sites() {
+    List<Site> out = new ArrayList<>();
+    for (CatalogEntry e : entries()) {
+      for (Site s : e.path().sites()) {
+        if (!out.contains(s)) {
+          out.add(s);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The parameters the counts were drawn from. */
+  public PathParams params() {
+    return params;
+  }
+
+  /** This kernel's locks. */
+  public Locks locks() {
+    return locks;
+  }
+
+  /** mm/memory.c and mm/mmap.c. */
+  public Memory memory() {
+    return memory;
+  }
+
+  /** mm/filemap.c. */
+  public Filemap filemap() {
+    return filemap;
+  }
+
+  /** mm/vmscan.c. */
+  public Vmscan vmscan() {
+    return vmscan;
+  }
+
+  /** mm/swapfile.c. */
+  public Swapfile swapfile() {
+    return swapfile;
+  }
+
+  /** fs/buffer.c. */
+  public Buffer buffer() {
+    return buffer;
+  }
+
+  /** fs/dcache.c. */
+  public Dcache dcache() {
+    return dcache;
+  }
+
+  /** fs/inode.c. */
+  public Inode inode() {
+    return inode;
+  }
+
+  /** fs/super.c. */
+  public Super superBlock() {
+    return superBlock;
+  }
+
+  /** fs/proc. */
+  public Proc proc() {
+    return proc;
+  }
+
+  /** The small file system calls and pipes. */
+  public Syscalls syscalls() {
+    return syscalls;
+  }
+
+  /** drivers/char/rtc.c. */
+  public Rtc rtc() {
+    return rtc;
+  }
+
+  /** The console. */
+  public Console console() {
+    return console;
+  }
+
+  /** drivers/block. */
+  public Block block() {
+    return block;
+  }
+
+  /** net/. */
+  public Net net() {
+    return net;
+  }
+
+  /** kernel/exit.c. */
+  public Exit exit() {
+    return exit;
+  }
+
+  /** kernel/fork.c. */
+  public Fork fork() {
+    return fork;
+  }
+}

@@ -1,0 +1,106 @@
+package dev.kernellab.paths;
+
+import dev.kernellab.kernel.Distribution;
+
+/**
+ * What the load does to the catalog's paths: how big the processes are that exit and fork,
+ * how much a read or a write moves, how many dentries a prune finds. The per-operation costs
+ * are hardware facts and live in {@link Calibration} and the sub-catalogs; these are the
+ * counts, which depend on the machine's workload and so are inputs.
+ *
+ * <p>Every default is an assumption said out loud (the 2002 reports do not publish the sizes
+ * of their loads) and is chosen with a heavy right tail, because rare large cases decide the
+ * worst case of long runs: the tail of each is its 99.9th percentile ({@link Quantiles}).
+ *
+ * @param processPages resident pages of a process that exits or forks
+ * @param munmapPages pages one {@code munmap()} unmaps
+ * @param readPages pages one {@code read()} of a regular file covers
+ * @param writePages pages one {@code write()} to a regular file covers
+ * @param pageCacheMissRate chance that a page read is not cached and goes to the disk
+ * @param dirtyBalanceRate chance per page written that {@code balance_dirty()} makes the
+ *     writer flush buffers itself
+ * @param truncatePages cached pages of a file that is truncated or unlinked
+ * @param truncateSkipPages cached pages below the cut that truncate_list_pages walks past
+ * @param dirtyListSkipped locked (in-flight) buffers write_some_buffers walks past
+ * @param pruneDentries dentries one prune_dcache call frees
+ * @param pruneInodes inodes one prune_icache call frees
+ * @param swapOutPtes ptes swap_out scans in one mm with its page_table_lock held
+ * @param shrinkCacheScan pages shrink_cache looks at in one call
+ * @param deviceBuffers buffers of a device that umount's invalidate_bdev walks
+ * @param openFiles files open at exit
+ * @param kswapdWakeRate chance per page allocated that the free pages fall below
+ *     {@code pages_low} and kswapd is woken
+ * @param framebufferConsole true for an unaccelerated fbcon console, false for VGA text
+ */
+public record PathParams(
+    Distribution processPages,
+    Distribution munmapPages,
+    Distribution readPages,
+    Distribution writePages,
+    double pageCacheMissRate,
+    double dirtyBalanceRate,
+    Distribution truncatePages,
+    Distribution truncateSkipPages,
+    Distribution dirtyListSkipped,
+    Distribution pruneDentries,
+    Distribution pruneInodes,
+    Distribution swapOutPtes,
+    Distribution shrinkCacheScan,
+    Distribution deviceBuffers,
+    Distribution openFiles,
+    double kswapdWakeRate,
+    boolean framebufferConsole) {
+
+  /** Validates the rates. */
+  public PathParams {
+    probability("pageCacheMissRate", pageCacheMissRate);
+    probability("dirtyBalanceRate", dirtyBalanceRate);
+    probability("kswapdWakeRate", kswapdWakeRate);
+  }
+
+  private static void probability(String name, double p) {
+    if (!(p >= 0 && p <= 1)) {
+      throw new IllegalArgumentException(name + " must be in 0..1, got " + p);
+    }
+  }
+
+  /**
+   * A 2002 desktop under a compile-and-copy load. Assumptions, each with its reason:
+   * processes of median 600 pages (2.4 MB: a shell, a cc1) with one in a thousand at ~24,000
+   * pages (~100 MB: the X server, a big link); munmaps of median 64 KB; reads and writes of
+   * median 8 KB (stdio buffers) with a tail of ~180 KB (cp's larger buffers); 10% of page reads
+   * miss the cache (a copy of a large file misses on every page; a compile rarely); a writer
+   * flushes buffers itself once in 64 pages once past bdflush's threshold; files unlinked with
+   * median 8 cached pages and a tail of ~3,800 (a 15 MB object or archive); dentry and inode
+   * prunes of {@code nr_unused / priority} with ~30,000 unused dentries after a build
+   * (DEF_PRIORITY 6 gives median ~3,000); a device of ~80 MB of cached buffers at umount.
+   */
+  public static PathParams defaults() {
+    return new PathParams(
+        Distribution.logNormal(600, 1.2),
+        Distribution.logNormal(16, 1.5),
+        Distribution.logNormal(2, 1.0),
+        Distribution.logNormal(2, 1.0),
+        0.1,
+        1.0 / 64,
+        Distribution.logNormal(8, 2.0),
+        Distribution.empirical(new long[] {0, 256, 4_096}, new double[] {0.98, 0.019, 0.001}),
+        Distribution.logNormal(32, 1.5),
+        Distribution.logNormal(3_000, 0.8),
+        Distribution.logNormal(1_000, 0.8),
+        Distribution.logNormal(256, 1.5),
+        Distribution.logNormal(512, 1.0),
+        Distribution.logNormal(20_000, 0.8),
+        Distribution.logNormal(8, 1.0),
+        1.0 / 256,
+        false);
+  }
+
+  /** The same load on an unaccelerated framebuffer console. */
+  public PathParams withFramebufferConsole() {
+    return new PathParams(
+        processPages, munmapPages, readPages, writePages, pageCacheMissRate, dirtyBalanceRate,
+        truncatePages, truncateSkipPages, dirtyListSkipped, pruneDentries, pruneInodes,
+        swapOutPtes, shrinkCacheScan, deviceBuffers, openFiles, kswapdWakeRate, true);
+  }
+}

@@ -1,0 +1,185 @@
+package dev.kernellab.paths.fs;
+
+import static dev.kernellab.paths.Calibration.LIST_VISIT_NS;
+import static dev.kernellab.paths.Calibration.MEMORY_MISS_NS;
+
+import dev.kernellab.kernel.Distribution;
+import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.Site;
+import dev.kernellab.kernel.WaitQueue;
+import dev.kernellab.paths.CatalogEntry;
+import dev.kernellab.paths.Locks;
+import dev.kernellab.paths.PathParams;
+import dev.kernellab.paths.Quantiles;
+import dev.kernellab.paths.drivers.Block;
+import dev.kernellab.paths.mm.Filemap;
+import java.util.List;
+
+/**
+ * Models fs/buffer.c (2.4.17): {@code write_some_buffers()}, {@code balance_dirty()}, the
+ * {@code bdflush} and {@code kupdate} threads, {@code sys_sync}, {@code fsync_buffers_list()}
+ * and {@code invalidate_bdev()}: the buffer-cache walks done with {@code lru_list_lock} held.
+ */
+public final class Buffer {
+
+  /*
+   * Implementation overview
+   *
+   * write_some_buffers(NODEV) takes lru_list_lock and walks the BUF_DIRTY list from its head,
+   * skipping buffers already locked for I/O, until it has collected NRSYNC = 32 unlocked dirty
+   * ones; it drops the lock and submits them. Under a writeback storm most of the dirty list
+   * is in flight, so the skipped part is what makes the lock-held stretch long: its count is
+   * PathParams.dirtyListSkipped. bdflush runs batches when balance_dirty wakes it; kupdate
+   * every 5 s (bdf_prm interval, reference 5.7). fsync_buffers_list and invalidate_bdev walk a
+   * whole inode's or device's buffers with the lock held; the low-latency patch breaks both.
+   *
+   * The model waits for each batch's I/O (kernel-core's diskIo submits and sleeps), where
+   * bdflush in fact returns to write more and blocks only in get_request_wait when the queue
+   * is full: the disk, not the CPU, paces both.
+   */
+
+  /** write_some_buffers' walk of the dirty list. */
+  public static final Site WRITE_SOME_BUFFERS = new Site("fs/buffer.c", "write_some_buffers", "write_some_buffers");
+  /** fsync_buffers_list's walk of an inode's dirty buffers. */
+  public static final Site FSYNC_BUFFERS_LIST = new Site("fs/buffer.c", "fsync_buffers_list", "fsync_buffers_list");
+  /** invalidate_bdev's walk of a device's buffers. */
+  public static final Site INVALIDATE_BDEV = new Site("fs/buffer.c", "invalidate_bdev", "invalidate_bdev");
+  /** sync_buffers' loop of batches. */
+  public static final Site SYNC_BUFFERS = new Site("fs/buffer.c", "sync_buffers", "sync_buffers");
+
+  /** NRSYNC of fs/buffer.c: buffers per write_some_buffers batch. */
+  public static final int NRSYNC = 32;
+  /** Taking one buffer for the batch (lock, clear dirty, refile): assumption, 2 DRAM misses. */
+  public static final long COLLECT_BH_NS = 2 * MEMORY_MISS_NS;
+  /** kupdate's wake-up interval: bdf_prm interval 5 s (2.4.17 default, reference 5.7). */
+  public static final long KUPDATE_INTERVAL_NS = 5_000_000_000L;
+  /** sync_supers + sync_unlocked_inodes' fixed part under the BKL: assumption, 20 us. */
+  public static final long SYNC_SUPERS_NS = 20_000;
+  /** Batches bdflush writes per wake-up: assumption, median 4 (128 buffers). */
+  public static final Distribution BDFLUSH_BATCHES = Distribution.logNormal(4, 1.0);
+  /** Batches of old buffers kupdate writes: assumption, median 2. */
+  public static final Distribution KUPDATE_BATCHES = Distribution.logNormal(2, 1.2);
+  /** Batches sys_sync writes: assumption, median 8. */
+  public static final Distribution SYNC_BATCHES = Distribution.logNormal(8, 1.5);
+  /** One batch on disk: 32 buffers of 4 KiB, 256 sectors. */
+  public static final Distribution BATCH_SECTORS = Distribution.fixed(256);
+
+  /** bdflush's wait queue ({@code bdflush_wait}); balance_dirty wakes it. */
+  public final WaitQueue bdflushWait = new WaitQueue("bdflush_wait");
+  /** One write_some_buffers(NODEV) batch, with its I/O. */
+  public final KernelPath writeSomeBuffers;
+  /** balance_dirty: wake bdflush and write a batch oneself. */
+  public final KernelPath balanceDirty;
+  /** The bdflush kernel thread. */
+  public final KernelPath bdflush;
+  /** The kupdate kernel thread ("kupdated"). */
+  public final KernelPath kupdate;
+  /** sys_sync. */
+  public final KernelPath sysSync;
+  /** sys_fsync of a file with dirty buffers. */
+  public final KernelPath sysFsync;
+  /** invalidate_bdev (umount, BLKFLSBUF). */
+  public final KernelPath invalidateBdev;
+
+  /** One ll_rw_block of a 32-buffer batch, with its I/O. */
+  public final KernelPath batchIo;
+
+  private final PathParams params;
+  private final Block block;
+
+  /** Builds the paths for one kernel. */
+  public Buffer(Locks l, PathParams params, Block block) {
+    this.params = params;
+    this.block = block;
+    KernelPath io =
+        block.llRwBlock(Distribution.fixed(NRSYNC), Filemap.FILE_LBA, BATCH_SECTORS, true);
+    batchIo = io;
+    writeSomeBuffers =
+        KernelPath.path("fs/buffer.c", "write_some_buffers")
+            .spinLock(l.lruListLock)
+            .loop(WRITE_SOME_BUFFERS.label(), params.dirtyListSkipped(), bh -> bh.compute(LIST_VISIT_NS))
+            .compute(NRSYNC * COLLECT_BH_NS)
+            .spinUnlock(l.lruListLock)
+            .call(io)
+            .build();
+    balanceDirty =
+        KernelPath.path("fs/buffer.c", "balance_dirty")
+            .wakeUp(bdflushWait)
+            .call(writeSomeBuffers)
+            .build();
+    bdflush =
+        KernelPath.path("fs/buffer.c", "bdflush")
+            .loop("bdflush", Long.MAX_VALUE, b -> b
+                .sleepOn(bdflushWait)
+                .loop("write_some_buffers_batch", BDFLUSH_BATCHES, batch -> batch.call(writeSomeBuffers)))
+            .build();
+    kupdate =
+        KernelPath.path("fs/buffer.c", "kupdate")
+            .loop("kupdate", Long.MAX_VALUE, b -> b
+                .sleepFor(KUPDATE_INTERVAL_NS)
+                .spinLock(l.kernelFlag)
+                .compute(SYNC_SUPERS_NS)
+                .spinUnlock(l.kernelFlag)
+                .loop("sync_old_buffers", KUPDATE_BATCHES, batch -> batch.call(writeSomeBuffers)))
+            .build();
+    sysSync =
+        KernelPath.path("fs/buffer.c", "sync_buffers")
+            .loop(SYNC_BUFFERS.label(), SYNC_BATCHES, batch -> batch.call(writeSomeBuffers))
+            .build();
+    sysFsync =
+        KernelPath.path("fs/buffer.c", "fsync_buffers_list")
+            .spinLock(l.lruListLock)
+            .loop(FSYNC_BUFFERS_LIST.label(), params.truncatePages(), bh -> bh.compute(COLLECT_BH_NS))
+            .spinUnlock(l.lruListLock)
+            .call(io)
+            .build();
+    invalidateBdev =
+        KernelPath.path("fs/buffer.c", "invalidate_bdev")
+            .spinLock(l.lruListLock)
+            .loop(INVALIDATE_BDEV.label(), params.deviceBuffers(), bh -> bh.compute(COLLECT_BH_NS))
+            .spinUnlock(l.lruListLock)
+            .build();
+  }
+
+  /** The rows of this file. */
+  public List<CatalogEntry> entries() {
+    long fixed = NRSYNC * COLLECT_BH_NS;
+    Distribution skipped = params.dirtyListSkipped();
+    Distribution file = params.truncatePages();
+    Distribution dev = params.deviceBuffers();
+    return List.of(
+        new CatalogEntry(
+            "write_some_buffers", writeSomeBuffers, List.of("lru_list_lock"),
+            fixed + Quantiles.typical(skipped) * LIST_VISIT_NS,
+            fixed + Quantiles.tail(skipped) * LIST_VISIT_NS,
+            "dirty list mostly in flight: ~3,400 locked buffers skipped (1 batch in 1000)",
+            "175 ns/buffer skipped (DRAM miss, lmbench); 350 ns/buffer taken (assumption)"),
+        new CatalogEntry(
+            "bdflush", bdflush, List.of("lru_list_lock"),
+            Quantiles.typical(BDFLUSH_BATCHES) * fixed, Quantiles.tail(BDFLUSH_BATCHES) * fixed,
+            "a burst of dirty buffers: many batches per wake-up (each one lock hold)",
+            "write_some_buffers per batch; batches per wake-up an assumption"),
+        new CatalogEntry(
+            "kupdate", kupdate, List.of("kernel_flag", "lru_list_lock"),
+            SYNC_SUPERS_NS + Quantiles.typical(KUPDATE_BATCHES) * fixed,
+            SYNC_SUPERS_NS + Quantiles.tail(KUPDATE_BATCHES) * fixed,
+            "every 5 s; the old-buffer flush after a write burst",
+            "interval 5 s (bdf_prm, 2.4.17); 20 us under the BKL (assumption)"),
+        new CatalogEntry(
+            "sys_sync", sysSync, List.of("lru_list_lock"),
+            Quantiles.typical(SYNC_BATCHES) * fixed, Quantiles.tail(SYNC_BATCHES) * fixed,
+            "sync after a large write: hundreds of batches",
+            "write_some_buffers per batch; batch count an assumption"),
+        new CatalogEntry(
+            "sys_fsync", sysFsync, List.of("lru_list_lock"),
+            Quantiles.typical(file) * COLLECT_BH_NS, Quantiles.tail(file) * COLLECT_BH_NS,
+            "fsync of a file with thousands of dirty buffers: one lock hold",
+            "350 ns/buffer (assumption); buffers per file = PathParams.truncatePages"),
+        new CatalogEntry(
+            "invalidate_bdev", invalidateBdev, List.of("lru_list_lock"),
+            Quantiles.typical(dev) * COLLECT_BH_NS, Quantiles.tail(dev) * COLLECT_BH_NS,
+            "umount of a device with ~80 MB cached (rare: admin, automounter)",
+            "350 ns/buffer (assumption); device size an assumption (PathParams)"),
+        block.entry(batchIo));
+  }
+}

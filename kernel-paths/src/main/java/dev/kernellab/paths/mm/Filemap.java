@@ -1,0 +1,203 @@
+package dev.kernellab.paths.mm;
+
+import static dev.kernellab.paths.Calibration.COPY_PAGE_NS;
+import static dev.kernellab.paths.Calibration.LIST_VISIT_NS;
+import static dev.kernellab.paths.Calibration.MEMORY_MISS_NS;
+
+import dev.kernellab.kernel.Distribution;
+import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.Site;
+import dev.kernellab.paths.CatalogEntry;
+import dev.kernellab.paths.Chance;
+import dev.kernellab.paths.Locks;
+import dev.kernellab.paths.PathParams;
+import dev.kernellab.paths.Quantiles;
+import java.util.List;
+
+/**
+ * Models mm/filemap.c (2.4.17): {@code do_generic_file_read()}, {@code generic_file_write()},
+ * {@code truncate_inode_pages()} / {@code truncate_list_pages()},
+ * {@code invalidate_inode_pages()} and {@code invalidate_inode_pages2()} /
+ * {@code invalidate_list_pages2()}: the page cache walks that reads, writes, truncates and
+ * invalidations do.
+ */
+public final class Filemap {
+
+  /*
+   * Implementation overview
+   *
+   * Read and write loop once per page with no spinlock held across iterations (pagecache_lock
+   * is taken only around the hash lookup), so the kernel is preemptible between pages with the
+   * preempt patch; vanilla runs a whole large read or write without a reschedule point, and the
+   * low-latency patch adds one per page [1].
+   *
+   * Vanilla truncate_list_pages already drops pagecache_lock for every page it truncates and
+   * tests need_resched while unlocked [2]; what stays lock-held is the walk past pages below the
+   * cut, restarted from the list head after every truncated page. That inner walk is the site
+   * the low-latency patch breaks. invalidate_list_pages2 also has a vanilla need_resched test,
+   * taken with pagecache_lock held, so it is a lock break in vanilla. invalidate_inode_pages
+   * holds pagemap_lru_lock and pagecache_lock over the whole clean list: unbroken in vanilla.
+   *
+   * [1] reference 2.3, mm/filemap.c rows. [2] reference 2.3, "Already in vanilla 2.4.17".
+   */
+
+  /** The per-page loop of a read. */
+  public static final Site READ_PAGE = new Site("mm/filemap.c", "do_generic_file_read", "found_page");
+  /** The per-page loop of a write. */
+  public static final Site WRITE_PAGE = new Site("mm/filemap.c", "generic_file_write", "write_page");
+  /** truncate_list_pages' loop over the pages it truncates (vanilla reschedule point). */
+  public static final Site TRUNCATE = new Site("mm/filemap.c", "truncate_list_pages", "truncate_list_pages");
+  /** truncate_list_pages' walk past pages below the cut, pagecache_lock held. */
+  public static final Site TRUNCATE_SKIP = new Site("mm/filemap.c", "truncate_list_pages", "skip");
+  /** invalidate_inode_pages' walk of the clean list, both page locks held. */
+  public static final Site INVALIDATE = new Site("mm/filemap.c", "invalidate_inode_pages", "invalidate_inode_pages");
+  /** invalidate_list_pages2's walk (vanilla need_resched test under pagecache_lock). */
+  public static final Site INVALIDATE2 = new Site("mm/filemap.c", "invalidate_list_pages2", "invalidate_list_pages2");
+
+  /** find_get_page: hash, two DRAM misses, plus the lock: assumption, 400 ns. */
+  public static final long FIND_GET_PAGE_NS = 400;
+  /** ext2_get_block under the BKL for a new block: bitmap search, assumption 1.5 us. */
+  public static final long EXT2_GET_BLOCK_NS = 1_500;
+  /** __grab_cache_page + add_to_page_cache + LRU insertion: assumption, 4 DRAM misses. */
+  public static final long GRAB_CACHE_PAGE_NS = 4 * MEMORY_MISS_NS;
+  /** generic_commit_write: mark buffers dirty, refile on lru_list: assumption, 2 misses. */
+  public static final long COMMIT_WRITE_NS = 2 * MEMORY_MISS_NS;
+  /** Removing one page from the cache (truncate_complete_page): assumption, 8 DRAM misses. */
+  public static final long TRUNCATE_PAGE_NS = 8 * MEMORY_MISS_NS;
+  /** Invalidating one clean page (lru del, hash del, release): assumption, 3 DRAM misses. */
+  public static final long INVALIDATE_PAGE_NS = 3 * MEMORY_MISS_NS;
+  /** Restarting invalidate_list_pages2 after its vanilla reschedule: assumption, 1 us. */
+  public static final long INVALIDATE2_RESTART_NS = 1_000;
+  /**
+   * Sectors of one page-cache miss: the page plus 2.4's default read-ahead window of
+   * {@code vm_min_readahead} 3 pages, 32 sectors (assumption from the 2.4.17 default).
+   */
+  public static final int READ_MISS_SECTORS = 32;
+  /** LBA range of file data: the first 50 M sectors of the 60 M-sector disk (assumption). */
+  public static final Distribution FILE_LBA = Distribution.uniform(0, 50_000_000);
+
+  /** sys_read of a regular file. */
+  public final KernelPath sysRead;
+  /** sys_write to a regular file (ext2). */
+  public final KernelPath sysWrite;
+  /** truncate_inode_pages, as unlink or truncate of a cached file run it. */
+  public final KernelPath truncateInodePages;
+  /** truncate_list_pages, which truncate_inode_pages calls. */
+  public final KernelPath truncateListPages;
+  /** invalidate_list_pages2, which invalidate_inode_pages2 calls. */
+  public final KernelPath invalidateListPages2;
+  /** invalidate_inode_pages of a block device's clean pages (umount, BLKFLSBUF). */
+  public final KernelPath invalidateInodePages;
+  /** invalidate_inode_pages2 (NFS revalidation). */
+  public final KernelPath invalidateInodePages2;
+
+  private final PathParams params;
+
+  /**
+   * Builds the paths for one kernel.
+   *
+   * @param allocWakeup what a page allocation runs when free memory is low (wakes kswapd)
+   * @param balanceDirty what a writer runs when it must flush dirty buffers itself
+   */
+  public Filemap(Locks l, PathParams params, KernelPath allocWakeup, KernelPath balanceDirty) {
+    this.params = params;
+    sysRead =
+        KernelPath.path("mm/filemap.c", "do_generic_file_read")
+            .loop(READ_PAGE.label(), params.readPages(), page -> page
+                .spinLock(l.pagecacheLock)
+                .compute(FIND_GET_PAGE_NS)
+                .spinUnlock(l.pagecacheLock)
+                .loop("page_cache_read", Chance.of(params.pageCacheMissRate()), miss -> miss
+                    .call(allocWakeup)
+                    .diskIo(FILE_LBA, Distribution.fixed(READ_MISS_SECTORS), false))
+                .compute(COPY_PAGE_NS))
+            .build();
+    sysWrite =
+        KernelPath.path("mm/filemap.c", "generic_file_write")
+            .loop(WRITE_PAGE.label(), params.writePages(), page -> page
+                .spinLock(l.pagecacheLock)
+                .compute(GRAB_CACHE_PAGE_NS)
+                .spinUnlock(l.pagecacheLock)
+                .call(allocWakeup)
+                .spinLock(l.kernelFlag)
+                .compute(EXT2_GET_BLOCK_NS)
+                .spinUnlock(l.kernelFlag)
+                .compute(COPY_PAGE_NS)
+                .spinLock(l.lruListLock)
+                .compute(COMMIT_WRITE_NS)
+                .spinUnlock(l.lruListLock)
+                .loop("balance_dirty", Chance.of(params.dirtyBalanceRate()), b -> b.call(balanceDirty)))
+            .build();
+    truncateListPages =
+        KernelPath.path("mm/filemap.c", "truncate_list_pages")
+            .loop(TRUNCATE.label(), params.truncatePages(), page -> page
+                .spinLock(l.pagecacheLock)
+                .loop(TRUNCATE_SKIP.label(), params.truncateSkipPages(), s -> s.compute(LIST_VISIT_NS))
+                .spinUnlock(l.pagecacheLock)
+                .compute(TRUNCATE_PAGE_NS)
+                .condResched())
+            .build();
+    truncateInodePages =
+        KernelPath.path("mm/filemap.c", "truncate_inode_pages").call(truncateListPages).build();
+    invalidateInodePages =
+        KernelPath.path("mm/filemap.c", "invalidate_inode_pages")
+            .spinLock(l.pagemapLruLock)
+            .spinLock(l.pagecacheLock)
+            .loop(INVALIDATE.label(), params.deviceBuffers(), p -> p.compute(INVALIDATE_PAGE_NS))
+            .spinUnlock(l.pagecacheLock)
+            .spinUnlock(l.pagemapLruLock)
+            .build();
+    invalidateListPages2 =
+        KernelPath.path("mm/filemap.c", "invalidate_list_pages2")
+            .loop(INVALIDATE2.label(), params.truncatePages(), p -> p
+                .condReschedLock(l.pagecacheLock, INVALIDATE2_RESTART_NS)
+                .compute(INVALIDATE_PAGE_NS))
+            .build();
+    invalidateInodePages2 =
+        KernelPath.path("mm/filemap.c", "invalidate_inode_pages2")
+            .spinLock(l.pagecacheLock)
+            .call(invalidateListPages2)
+            .spinUnlock(l.pagecacheLock)
+            .build();
+  }
+
+  /** The rows of this file. */
+  public List<CatalogEntry> entries() {
+    long readPage = FIND_GET_PAGE_NS + COPY_PAGE_NS;
+    long writePage =
+        GRAB_CACHE_PAGE_NS + EXT2_GET_BLOCK_NS + COPY_PAGE_NS + COMMIT_WRITE_NS;
+    Distribution skip = params.truncateSkipPages();
+    long truncPage = TRUNCATE_PAGE_NS;
+    return List.of(
+        new CatalogEntry(
+            "sys_read (file)", sysRead, List.of("pagecache_lock"),
+            Quantiles.typical(params.readPages()) * readPage,
+            Quantiles.tail(params.readPages()) * readPage,
+            "a large read of cached pages: no reschedule point in vanilla; misses sleep on disk",
+            "copy 10 us/page (assumption, ~400 MB/s); lookup 400 ns (assumption)"),
+        new CatalogEntry(
+            "sys_write (ext2)", sysWrite, List.of("pagecache_lock", "kernel_flag", "lru_list_lock"),
+            Quantiles.typical(params.writePages()) * writePage,
+            Quantiles.tail(params.writePages()) * writePage,
+            "a large write; 1 page in 64 past the dirty threshold runs write_some_buffers",
+            "copy 10 us/page (assumption); ext2_get_block 1.5 us under the BKL (assumption)"),
+        new CatalogEntry(
+            "truncate_inode_pages", truncateInodePages, List.of("pagecache_lock"),
+            Quantiles.typical(params.truncatePages()) * (truncPage + Quantiles.typical(skip) * LIST_VISIT_NS),
+            Quantiles.tail(params.truncatePages()) * truncPage + Quantiles.tail(skip) * LIST_VISIT_NS,
+            "lock-held stretch = the skip walk: 4096 pages below the cut (1 truncate in 1000)",
+            "1.4 us/page truncated, 175 ns/page skipped (DRAM miss, lmbench)"),
+        new CatalogEntry(
+            "invalidate_inode_pages", invalidateInodePages, List.of("pagemap_lru_lock", "pagecache_lock"),
+            Quantiles.typical(params.deviceBuffers()) * INVALIDATE_PAGE_NS,
+            Quantiles.tail(params.deviceBuffers()) * INVALIDATE_PAGE_NS,
+            "umount or BLKFLSBUF of a device with ~80 MB cached: both locks held throughout",
+            "525 ns/page (3 DRAM misses, assumption)"),
+        new CatalogEntry(
+            "invalidate_inode_pages2", invalidateInodePages2, List.of("pagecache_lock"),
+            Quantiles.typical(params.truncatePages()) * INVALIDATE_PAGE_NS,
+            Quantiles.tail(params.truncatePages()) * INVALIDATE_PAGE_NS,
+            "vanilla already breaks the lock when need_resched is set",
+            "525 ns/page (assumption); vanilla point per reference 2.3"));
+  }
+}

@@ -1,0 +1,102 @@
+package dev.kernellab.paths;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kernellab.kernel.Site;
+import dev.kernellab.paths.mm.Filemap;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The catalog's shape: rows, sites, per-kernel state, vanilla reschedule points, the table. */
+class CatalogTests {
+
+  private final Kernel24Paths catalog = Kernel24Paths.withDefaults();
+
+  @Test
+  void everyRowNamesAKernelFileAndHasUniqueName() {
+    List<String> names = new ArrayList<>();
+    for (CatalogEntry e : catalog.entries()) {
+      assertThat(e.location()).matches("(mm|fs|drivers|net|kernel|arch)/.*:.*");
+      assertThat(names).doesNotContain(e.name());
+      names.add(e.name());
+    }
+    assertThat(names).contains(
+        "sys_munmap", "exit_mmap", "sys_fork", "truncate_inode_pages", "sys_read (file)",
+        "sys_write (ext2)", "swap_out", "kswapd", "prune_dcache", "prune_icache", "sys_sync",
+        "bdflush", "kupdate", "/proc/PID/statm", "printk (console)", "ide_intr (kernel-core)",
+        "net_rx_action (NET_RX)", "timer_interrupt (kernel-core)", "sys_open", "pipe_read",
+        "sys_select (16 fds)", "sys_nanosleep", "rtc_read");
+  }
+
+  @Test
+  void sitesAreListedOnceEach() {
+    List<Site> sites = catalog.sites();
+    assertThat(sites).doesNotHaveDuplicates().contains(Filemap.TRUNCATE_SKIP);
+    assertThat(sites).containsAll(Kernel24Paths.VANILLA_RESCHED_SITES);
+  }
+
+  @Test
+  void twoCatalogsShareNoLocksOrDriverState() {
+    Kernel24Paths other = Kernel24Paths.withDefaults();
+    for (int i = 0; i < catalog.locks().all().size(); i++) {
+      assertThat(other.locks().all().get(i)).isNotSameAs(catalog.locks().all().get(i));
+    }
+    assertThat(other.rtc().rtcWait).isNotSameAs(catalog.rtc().rtcWait);
+    assertThat(other.vmscan().kswapdWait).isNotSameAs(catalog.vmscan().kswapdWait);
+    assertThat(other.buffer().bdflushWait).isNotSameAs(catalog.buffer().bdflushWait);
+  }
+
+  @Test
+  void vanillaReschedulePointsSitInsideTheirLoops() {
+    assertThat(String.join("\n", catalog.filemap().truncateListPages.listing()))
+        .contains("loop mm/filemap.c:truncate_list_pages", "cond_resched()");
+    assertThat(String.join("\n", catalog.filemap().invalidateListPages2.listing()))
+        .contains("cond_resched_lock(&pagecache_lock)");
+    assertThat(String.join("\n", catalog.vmscan().shrinkCache.listing()))
+        .contains("cond_resched_lock(&pagemap_lru_lock)");
+    assertThat(String.join("\n", catalog.vmscan().swapOut.listing())).contains("cond_resched()");
+    assertThat(String.join("\n", catalog.vmscan().kswapdBalancePgdat.listing())).contains("cond_resched()");
+    assertThat(String.join("\n", catalog.swapfile().tryToUnuse.listing())).contains("cond_resched()");
+  }
+
+  @Test
+  void unpatchedPathsHaveNoReschedulePoint() {
+    assertThat(String.join("\n", catalog.memory().exitMmap.listing())).doesNotContain("cond_resched");
+    assertThat(String.join("\n", catalog.dcache().pruneDcache.listing())).doesNotContain("cond_resched");
+    assertThat(String.join("\n", catalog.console().printk.listing()))
+        .contains("local_irq_save").doesNotContain("cond_resched");
+  }
+
+  @Test
+  void lockNamesResolveToThisCatalogsLocks() {
+    assertThat(catalog.locks().byName("dcache_lock")).isSameAs(catalog.locks().dcacheLock);
+  }
+
+  @Test
+  void tablePrintsARowPerEntryAndASiteTable() throws IOException {
+    List<String> paths = CatalogTable.paths(catalog);
+    List<String> sites = CatalogTable.sites(catalog, List.of());
+    assertThat(paths).hasSize(catalog.entries().size() + 2);
+    assertThat(sites).hasSize(catalog.sites().size() + 2);
+    assertThat(String.join("\n", sites))
+        .contains("| mm/filemap.c:truncate_list_pages | need_resched test |");
+    Path out = Path.of("target", "catalog-table.md");
+    Files.createDirectories(out.getParent());
+    List<String> all = new ArrayList<>(paths);
+    all.add("");
+    all.addAll(sites);
+    Files.write(out, all, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void durationsReadInTheUnitThatFits() {
+    assertThat(CatalogTable.duration(450)).isEqualTo("450 ns");
+    assertThat(CatalogTable.duration(12_340)).isEqualTo("12.3 us");
+    assertThat(CatalogTable.duration(35_000_000)).isEqualTo("35.00 ms");
+  }
+}

@@ -1,0 +1,136 @@
+package dev.kernellab.lowlat;
+
+import dev.kernellab.kernel.KernelBuilder;
+import dev.kernellab.kernel.KernelPatch;
+import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.Site;
+import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.kernel.Sysctl;
+import dev.kernellab.paths.CatalogPatch;
+import dev.kernellab.paths.Kernel24Paths;
+import dev.kernellab.paths.Locks;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Models Andrew Morton's low-latency patch for 2.4 (include/linux/low-latency.h and its hunks;
+ * reference preempt-lowlat-hw.md sections 2.2-2.3): at each site of {@link LowLatencySites},
+ * a conditional reschedule point or a lock break runs between the loop's iterations, all of
+ * them gated by the run-time switch {@code /proc/sys/kernel/lowlatency}.
+ *
+ * <pre>{@code
+ * Kernel24Paths paths = Kernel24Paths.withDefaults();
+ * paths.patch(builder, "lowlat");                  // found by name, bound to paths' locks
+ * builder.patch(new LowLatencyPatch(paths));       // or directly
+ * }</pre>
+ *
+ * <p>Registered as {@value #NAME}. The instance {@code KernelPatchProvider} creates is unbound:
+ * a lock break must drop the very lock the kernel's path holds, and locks belong to one
+ * kernel's catalog, so it must be bound ({@link #bind}) before it is applied.
+ */
+public final class LowLatencyPatch implements CatalogPatch {
+
+  /*
+   * Implementation overview
+   *
+   * The patch does not edit paths: for each PatchedSite it builds a small hook path and hooks
+   * it on the site (KernelBuilder.Patching.hookSite), so every loop at that site, in every path
+   * of the catalog, runs it between iterations. A conditional schedule is
+   * condResched(gate). A lock break is condReschedLock(outer, revalidateNs, gate, everyN),
+   * with any inner locks dropped before it and retaken after (the patch drops and retakes
+   * them in the same order the loop holds them). condReschedLock releases the lock through the
+   * kernel's normal unlock, so preempt_count drops and, with the preempt patch, the break is
+   * itself a preemption point: the two patches compose without knowing each other, and the
+   * break shortens the preempt-off region (reference 0, "combined").
+   */
+
+  /** The name the patch is registered under. */
+  public static final String NAME = "lowlat";
+  /** The sysctl of CONFIG_LOLAT_SYSCTL. */
+  public static final String SYSCTL = "kernel/lowlatency";
+
+  private final Optional<Kernel24Paths> catalog;
+  private final boolean enabledAtBoot;
+
+  /**
+   * The patch for {@code catalog}'s kernel, switched on at boot (as the patched kernels of
+   * the 2002 measurements ran it; CONFIG_LOLAT without the sysctl is always on).
+   */
+  public LowLatencyPatch(Kernel24Paths catalog) {
+    this(Optional.of(catalog), true);
+  }
+
+  private LowLatencyPatch(Optional<Kernel24Paths> catalog, boolean enabledAtBoot) {
+    this.catalog = catalog;
+    this.enabledAtBoot = enabledAtBoot;
+  }
+
+  /** The patch as the registry creates it: it must be {@linkplain #bind bound} before use. */
+  public static LowLatencyPatch unbound() {
+    return new LowLatencyPatch(Optional.empty(), true);
+  }
+
+  /**
+   * The same patch with {@code /proc/sys/kernel/lowlatency} at {@code on} at boot
+   * (CONFIG_LOLAT_SYSCTL's default is 0).
+   */
+  public LowLatencyPatch enabledAtBoot(boolean on) {
+    return new LowLatencyPatch(catalog, on);
+  }
+
+  @Override
+  public LowLatencyPatch bind(Kernel24Paths paths) {
+    return new LowLatencyPatch(Optional.of(paths), enabledAtBoot);
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void apply(KernelBuilder.Patching kernel) {
+    Kernel24Paths paths =
+        catalog.orElseThrow(() -> new IllegalStateException(
+            "lowlat breaks the locks of one kernel's kernel-paths catalog and was not given one:"
+                + " apply it with catalog.patch(builder, \"lowlat\") or new LowLatencyPatch(catalog)"));
+    Sysctl gate = kernel.sysctl(SYSCTL, enabledAtBoot);
+    for (PatchedSite ps : LowLatencySites.TABLE) {
+      kernel.hookSite(ps.site(), hook(ps, paths.locks(), gate));
+    }
+  }
+
+  /** The hook path the patch runs between iterations at {@code ps}'s site. */
+  static KernelPath hook(PatchedSite ps, Locks locks, Sysctl gate) {
+    Site s = ps.site();
+    KernelPath.Builder b = KernelPath.path(s.file(), s.function() + "/" + ps.technique().kernelName());
+    if (ps.technique() == Technique.CONDITIONAL_SCHEDULE) {
+      return b.condResched(gate).build();
+    }
+    List<String> names = ps.locks();
+    for (int i = names.size() - 1; i >= 1; i--) {
+      b.spinUnlock(locks.byName(names.get(i)));
+    }
+    SpinLock outer = locks.byName(names.get(0));
+    b.condReschedLock(outer, ps.revalidateNs(), gate, ps.everyN());
+    for (int i = 1; i < names.size(); i++) {
+      b.spinLock(locks.byName(names.get(i)));
+    }
+    return b.build();
+  }
+
+  @Override
+  public Optional<String> change(Site site) {
+    for (PatchedSite ps : LowLatencySites.TABLE) {
+      if (ps.site().equals(site)) {
+        return Optional.of(ps.describe());
+      }
+    }
+    return Optional.empty();
+  }
+
+  @Override
+  public String toString() {
+    return NAME + (catalog.isPresent() ? "" : " (unbound)");
+  }
+}

@@ -1,0 +1,23 @@
+package dev.kernellab.lowlat;
+
+import dev.kernellab.kernel.KernelPatch;
+import dev.kernellab.kernel.KernelPatchProvider;
+
+/** Registers {@link LowLatencyPatch} as {@value LowLatencyPatch#NAME}. */
+public final class LowLatencyProvider implements KernelPatchProvider {
+
+  @Override
+  public String name() {
+    return LowLatencyPatch.NAME;
+  }
+
+  @Override
+  public String description() {
+    return "Morton's 2.4 low-latency patch: reschedule points and lock breaks at catalog sites";
+  }
+
+  @Override
+  public KernelPatch create() {
+    return LowLatencyPatch.unbound();
+  }
+}

@@ -1,0 +1,56 @@
+package dev.kernellab.lowlat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kernellab.kernel.Kernel;
+import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.RtcProbeRig;
+import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.Tracer;
+import dev.kernellab.paths.mm.Filemap;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A conditional_schedule site (S4 of SCENARIOS.md at do_generic_file_read's page loop). */
+class ConditionalScheduleTests {
+
+  private static final long US = 1_000;
+
+  @Test
+  void reschedulesAtTheEndOfTheIterationInWhichNeedReschedWasSet() {
+    SiteRig r = new SiteRig();
+    KernelPath k = r.loopAt(Filemap.READ_PAGE, List.of(), 50, 100 * US);
+    assertThat(r.latency(k, 1_050 * US, false, false)).isEqualTo(3_950 * US);
+    assertThat(new SiteRig().latency(new SiteRig().loopAt(Filemap.READ_PAGE, List.of(), 50, 100 * US),
+        1_050 * US, true, false)).isEqualTo(50 * US);
+  }
+
+  @Test
+  void doesNotScheduleWhenNoReschedulingIsDue() {
+    SiteRig r = new SiteRig();
+    KernelPath k = r.loopAt(Filemap.READ_PAGE, List.of(), 50, 100 * US);
+    long[] switchesAwayFromB = {0};
+    Tracer t = new Tracer() {
+      @Override
+      public void schedSwitch(long now, int cpu, Task prev, Task next) {
+        if (prev.comm().equals("B") && now < 5_000 * US) {
+          switchesAwayFromB[0]++;
+        }
+      }
+    };
+    Kernel kernel = r.builder(k, true, false, true, t).build();
+    kernel.run(6_000 * US);
+    assertThat(r.visited).isEqualTo(50);
+    assertThat(switchesAwayFromB[0]).isZero();
+  }
+
+  @Test
+  void theSysctlTurnsEveryPointOff() {
+    SiteRig r = new SiteRig();
+    KernelPath k = r.loopAt(Filemap.READ_PAGE, List.of(), 50, 100 * US);
+    Kernel kernel = r.builder(k, true, false, false, null).build();
+    RtcProbeRig.assertRtcAt(kernel, 1_050 * US);
+    kernel.run(10_000 * US);
+    assertThat(r.rig.latencies.get(0)).isEqualTo(3_950 * US);
+  }
+}

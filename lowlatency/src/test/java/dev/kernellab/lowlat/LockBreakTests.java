@@ -1,0 +1,93 @@
+package dev.kernellab.lowlat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kernellab.kernel.Kernel;
+import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.kernel.Tracer;
+import dev.kernellab.paths.fs.Buffer;
+import dev.kernellab.paths.fs.Dcache;
+import dev.kernellab.paths.mm.Filemap;
+import dev.kernellab.paths.mm.Memory;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Lock breaks: S3 of SCENARIOS.md on catalog sites, every element visited once, composition. */
+class LockBreakTests {
+
+  private static final long US = 1_000;
+
+  @Test
+  void breaksTheLockAtTheEndOfTheIterationWithOrWithoutPreempt() {
+    long[] expected = {3_950 * US, 3_950 * US, 50 * US, 50 * US};
+    boolean[][] configs = {{false, false}, {false, true}, {true, false}, {true, true}};
+    for (int i = 0; i < configs.length; i++) {
+      SiteRig r = new SiteRig();
+      KernelPath k = r.loopAt(Buffer.INVALIDATE_BDEV, List.of("lru_list_lock"), 50, 100 * US);
+      assertThat(r.latency(k, 1_050 * US, configs[i][0], configs[i][1]))
+          .as("lowlat=%s preempt=%s", configs[i][0], configs[i][1])
+          .isEqualTo(expected[i]);
+    }
+  }
+
+  @Test
+  void dropsAndRetakesTheLockAndVisitsEveryElementOnce() {
+    SiteRig r = new SiteRig();
+    KernelPath k = r.loopAt(Buffer.INVALIDATE_BDEV, List.of("lru_list_lock"), 400, 50 * US);
+    Kernel kernel = r.builder(k, true, false, true, null).build();
+    kernel.machine().rtc().setPeriodicRate(2048);
+    kernel.machine().rtc().setPeriodicInterrupt(true);
+    kernel.run(40_000 * US);
+    SpinLock lru = r.catalog.locks().lruListLock;
+    assertThat(r.visited).isEqualTo(400);
+    assertThat(lru.acquisitions()).isGreaterThan(30);
+    // Held at most from one break to the iteration after the next RTC period (488.28 us).
+    assertThat(lru.maxHoldNs()).isLessThanOrEqualTo(489 * US + 50 * US + 350);
+    assertThat(r.rig.latencies).hasSizeGreaterThan(30).allMatch(l -> l <= 50 * US);
+  }
+
+  @Test
+  void aCountedBreakWaitsForItsNthIteration() {
+    SiteRig r = new SiteRig();
+    KernelPath k = r.loopAt(Dcache.PRUNE_DCACHE, List.of("dcache_lock"), 300, 10 * US);
+    // The interrupt lands in iteration 5; the first counted test is after iteration 99.
+    assertThat(r.latency(k, 55 * US, true, false)).isEqualTo(945 * US);
+  }
+
+  @Test
+  void aTwoLockBreakDropsBothLocks() {
+    SiteRig r = new SiteRig();
+    KernelPath k = r.loopAt(Filemap.INVALIDATE, List.of("pagemap_lru_lock", "pagecache_lock"), 50, 100 * US);
+    assertThat(r.latency(k, 1_050 * US, true, true)).isEqualTo(50 * US);
+    assertThat(r.visited).isEqualTo(50);
+  }
+
+  @Test
+  void theBreakEndsThePreemptOffRegionUnderPreempt() {
+    long[] offEndsAfterIrq = new long[2];
+    long[] latency = new long[2];
+    long tIrq = 1_001 * US;
+    for (int lowlat = 0; lowlat < 2; lowlat++) {
+      SiteRig r = new SiteRig();
+      KernelPath k = r.loopAt(Memory.ZAP_PTE_RANGE, List.of("page_table_lock"), 2_000, 2 * US);
+      int i = lowlat;
+      offEndsAfterIrq[i] = Long.MAX_VALUE;
+      Tracer t = new Tracer() {
+        @Override
+        public void preemptOn(long now, int cpu, KernelPath path, long lengthNs) {
+          if (now >= tIrq && now - lengthNs < tIrq && offEndsAfterIrq[i] == Long.MAX_VALUE) {
+            offEndsAfterIrq[i] = now - tIrq;
+          }
+        }
+      };
+      latency[i] = r.rig.firstLatency(r.builder(k, lowlat == 1, true, true, t), tIrq, 20_000 * US);
+    }
+    // Preempt alone: preemptible only at the unlock after 2,000 ptes; with the 256-page
+    // chunks the region around the interrupt ends at the next chunk boundary (1,024 us).
+    assertThat(offEndsAfterIrq[0]).isEqualTo(2_999 * US);
+    assertThat(latency[0]).isEqualTo(2_999 * US);
+    assertThat(offEndsAfterIrq[1]).isEqualTo(23 * US);
+    assertThat(latency[1]).isEqualTo(23 * US);
+  }
+}

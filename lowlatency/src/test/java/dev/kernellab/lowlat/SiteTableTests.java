@@ -1,0 +1,71 @@
+package dev.kernellab.lowlat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.KernelBuilder;
+import dev.kernellab.kernel.KernelPatchProvider;
+import dev.kernellab.kernel.SimpleRoundRobinScheduler;
+import dev.kernellab.paths.CatalogTable;
+import dev.kernellab.paths.Kernel24Paths;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The table against the catalog, the registry, and the site listing. */
+class SiteTableTests {
+
+  private final Kernel24Paths catalog = Kernel24Paths.withDefaults();
+
+  @Test
+  void everyHunkFallsOnACatalogSiteAndNamesItsLocks() {
+    for (PatchedSite ps : LowLatencySites.TABLE) {
+      assertThat(catalog.sites()).as("%s", ps.site()).contains(ps.site());
+      ps.locks().forEach(l -> assertThat(catalog.locks().byName(l).name()).isEqualTo(l));
+    }
+    assertThat(LowLatencySites.TABLE.stream().map(PatchedSite::site)).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void isRegisteredAsLowlatAndMustBeBoundBeforeUse() {
+    assertThat(KernelPatchProvider.create("lowlat")).isInstanceOf(LowLatencyPatch.class);
+    KernelBuilder unbound = new KernelBuilder(MachineSpec.uniprocessor(), 1)
+        .scheduler(new SimpleRoundRobinScheduler())
+        .patch("lowlat");
+    assertThatThrownBy(unbound::build)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("catalog.patch(builder, \"lowlat\")");
+    KernelBuilder bound = new KernelBuilder(MachineSpec.uniprocessor(), 1)
+        .scheduler(new SimpleRoundRobinScheduler());
+    catalog.patch(bound, "lowlat");
+    assertThat(bound.build()).isNotNull();
+  }
+
+  @Test
+  void theSiteListingShowsWhatVanillaAndThePatchDoAtEverySite() throws IOException {
+    List<String> lines = CatalogTable.sites(catalog, List.of(LowLatencyPatch.unbound()));
+    String all = String.join("\n", lines);
+    assertThat(all)
+        .contains("| mm/memory.c:copy_page_range#copy_pte_range | - | - |")
+        .contains("| fs/dcache.c:prune_dcache | - | lock break (dcache_lock), every 100, +0 ns |")
+        .contains("| mm/vmscan.c:shrink_cache | need_resched test | - |");
+    List<String> out = new ArrayList<>();
+    out.add("| hunk | technique | locks | every | revalidate | source of revalidate |");
+    out.add("|---|---|---|---|---|---|");
+    for (PatchedSite ps : LowLatencySites.TABLE) {
+      out.add("| " + ps.hunk() + " | " + ps.technique().kernelName() + " | "
+          + (ps.locks().isEmpty() ? "-" : String.join(", ", ps.locks())) + " | " + ps.everyN()
+          + " | " + ps.revalidateNs() + " ns | " + ps.source() + " |");
+    }
+    out.add("");
+    out.addAll(lines);
+    Path file = Path.of("target", "lowlat-sites.md");
+    Files.createDirectories(file.getParent());
+    Files.write(file, out, StandardCharsets.UTF_8);
+  }
+}
