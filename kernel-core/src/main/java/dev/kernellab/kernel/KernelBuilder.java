@@ -45,6 +45,7 @@ public final class KernelBuilder {
   private int hz = DEFAULT_HZ;
   private boolean ksoftirqd = true;
   private boolean built;
+  private final Map<String, Object> attachments = new TreeMap<>();
 
   /** Starts a kernel for {@code machine}; every random draw of the run derives from {@code seed}. */
   public KernelBuilder(MachineSpec machine, long seed) {
@@ -128,6 +129,18 @@ public final class KernelBuilder {
     return this;
   }
 
+  /**
+   * Attaches a per-kernel object for patches to find ({@link Patching#attachment}): a path
+   * catalog whose locks a lock-breaking patch must drop, for instance. One object per type.
+   */
+  public <T> KernelBuilder attach(Class<T> type, T value) {
+    Objects.requireNonNull(value, "value");
+    if (attachments.putIfAbsent(type.getName(), value) != null) {
+      throw new IllegalStateException("a " + type.getSimpleName() + " is already attached");
+    }
+    return this;
+  }
+
   /** What a patch may change while the kernel is built. */
   public final class Patching {
     private final String patch;
@@ -179,6 +192,11 @@ public final class KernelBuilder {
     /** The machine being built for. */
     public MachineSpec machine() {
       return machine;
+    }
+
+    /** The object of {@code type} attached to the builder, if any. */
+    public <T> java.util.Optional<T> attachment(Class<T> type) {
+      return java.util.Optional.ofNullable(attachments.get(type.getName())).map(type::cast);
     }
   }
 

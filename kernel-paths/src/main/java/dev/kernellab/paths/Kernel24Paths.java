@@ -106,10 +106,15 @@ public final class Kernel24Paths {
     return new Kernel24Paths(PathParams.defaults());
   }
 
-  /** Registers the catalog's drivers: the RTC on IRQ 8 and the NET_RX softirq. */
+  /**
+   * Registers the catalog's drivers (the RTC on IRQ 8, the NET_RX softirq) and attaches the
+   * catalog to the builder, so that patches found by name ({@code .patch("lowlat")}) can find
+   * its locks.
+   */
   public void install(KernelBuilder b) {
     rtc.install(b);
     net.install(b);
+    b.attach(Kernel24Paths.class, this);
   }
 
   /** The 2.4.17 kernel threads the catalog models: kswapd, bdflush, kupdated. */

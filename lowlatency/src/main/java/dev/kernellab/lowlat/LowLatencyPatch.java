@@ -8,9 +8,9 @@ import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.Sysctl;
 import dev.kernellab.paths.CatalogPatch;
 import dev.kernellab.paths.Kernel24Paths;
-import dev.kernellab.paths.Locks;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Models Andrew Morton's low-latency patch for 2.4 (include/linux/low-latency.h and its hunks;
@@ -20,13 +20,16 @@ import java.util.Optional;
  *
  * <pre>{@code
  * Kernel24Paths paths = Kernel24Paths.withDefaults();
- * paths.patch(builder, "lowlat");                  // found by name, bound to paths' locks
+ * paths.install(builder);                          // attaches the catalog to the builder
+ * builder.patch("lowlat");                         // found by name, finds paths' locks
  * builder.patch(new LowLatencyPatch(paths));       // or directly
+ * builder.patch(LowLatencyPatch.forSites(myTable, myLocks::get));   // an experiment
  * }</pre>
  *
- * <p>Registered as {@value #NAME}. The instance {@code KernelPatchProvider} creates is unbound:
- * a lock break must drop the very lock the kernel's path holds, and locks belong to one
- * kernel's catalog, so it must be bound ({@link #bind}) before it is applied.
+ * <p>Registered as {@value #NAME}. A lock break must drop the very lock the kernel's path
+ * holds, and locks belong to one kernel's catalog: the instance the registry creates finds the
+ * catalog attached to the builder ({@link Kernel24Paths#install}), or it can be bound
+ * ({@link #bind}) before it is applied.
  */
 public final class LowLatencyPatch implements CatalogPatch {
 
@@ -49,7 +52,8 @@ public final class LowLatencyPatch implements CatalogPatch {
   /** The sysctl of CONFIG_LOLAT_SYSCTL. */
   public static final String SYSCTL = "kernel/lowlatency";
 
-  private final Optional<Kernel24Paths> catalog;
+  private final List<PatchedSite> table;
+  private final Optional<Function<String, SpinLock>> locks; // empty: the attached catalog's
   private final boolean enabledAtBoot;
 
   /**
@@ -57,17 +61,31 @@ public final class LowLatencyPatch implements CatalogPatch {
    * the 2002 measurements ran it; CONFIG_LOLAT without the sysctl is always on).
    */
   public LowLatencyPatch(Kernel24Paths catalog) {
-    this(Optional.of(catalog), true);
+    this(LowLatencySites.TABLE, Optional.of(catalog.locks()::byName), true);
   }
 
-  private LowLatencyPatch(Optional<Kernel24Paths> catalog, boolean enabledAtBoot) {
-    this.catalog = catalog;
+  private LowLatencyPatch(
+      List<PatchedSite> table, Optional<Function<String, SpinLock>> locks, boolean enabledAtBoot) {
+    this.table = List.copyOf(table);
+    this.locks = locks;
     this.enabledAtBoot = enabledAtBoot;
   }
 
-  /** The patch as the registry creates it: it must be {@linkplain #bind bound} before use. */
+  /**
+   * The patch as the registry creates it: it uses the {@link Kernel24Paths} attached to the
+   * builder it is applied to.
+   */
   public static LowLatencyPatch unbound() {
-    return new LowLatencyPatch(Optional.empty(), true);
+    return new LowLatencyPatch(LowLatencySites.TABLE, Optional.empty(), true);
+  }
+
+  /**
+   * The patch's mechanism with another site table, for experiments and hand-worked
+   * scenarios: the hooks, the sysctl and the lock breaks work as for the real table;
+   * {@code locks} resolves the lock names the table uses.
+   */
+  public static LowLatencyPatch forSites(List<PatchedSite> table, Function<String, SpinLock> locks) {
+    return new LowLatencyPatch(table, Optional.of(locks), true);
   }
 
   /**
@@ -75,12 +93,17 @@ public final class LowLatencyPatch implements CatalogPatch {
    * (CONFIG_LOLAT_SYSCTL's default is 0).
    */
   public LowLatencyPatch enabledAtBoot(boolean on) {
-    return new LowLatencyPatch(catalog, on);
+    return new LowLatencyPatch(table, locks, on);
   }
 
   @Override
   public LowLatencyPatch bind(Kernel24Paths paths) {
-    return new LowLatencyPatch(Optional.of(paths), enabledAtBoot);
+    return new LowLatencyPatch(table, Optional.of(paths.locks()::byName), enabledAtBoot);
+  }
+
+  /** The sites this patch changes, with what it does at each. */
+  public List<PatchedSite> table() {
+    return table;
   }
 
   @Override
@@ -90,18 +113,20 @@ public final class LowLatencyPatch implements CatalogPatch {
 
   @Override
   public void apply(KernelBuilder.Patching kernel) {
-    Kernel24Paths paths =
-        catalog.orElseThrow(() -> new IllegalStateException(
-            "lowlat breaks the locks of one kernel's kernel-paths catalog and was not given one:"
-                + " apply it with catalog.patch(builder, \"lowlat\") or new LowLatencyPatch(catalog)"));
+    Function<String, SpinLock> resolve =
+        locks
+            .or(() -> kernel.attachment(Kernel24Paths.class).map(p -> p.locks()::byName))
+            .orElseThrow(() -> new IllegalStateException(
+                "lowlat breaks the locks of one kernel's kernel-paths catalog and this kernel has"
+                    + " none: install a Kernel24Paths on the builder first (paths.install(builder))"));
     Sysctl gate = kernel.sysctl(SYSCTL, enabledAtBoot);
-    for (PatchedSite ps : LowLatencySites.TABLE) {
-      kernel.hookSite(ps.site(), hook(ps, paths.locks(), gate));
+    for (PatchedSite ps : table) {
+      kernel.hookSite(ps.site(), hook(ps, resolve, gate));
     }
   }
 
   /** The hook path the patch runs between iterations at {@code ps}'s site. */
-  static KernelPath hook(PatchedSite ps, Locks locks, Sysctl gate) {
+  static KernelPath hook(PatchedSite ps, Function<String, SpinLock> locks, Sysctl gate) {
     Site s = ps.site();
     KernelPath.Builder b = KernelPath.path(s.file(), s.function() + "/" + ps.technique().kernelName());
     if (ps.technique() == Technique.CONDITIONAL_SCHEDULE) {
@@ -109,19 +134,19 @@ public final class LowLatencyPatch implements CatalogPatch {
     }
     List<String> names = ps.locks();
     for (int i = names.size() - 1; i >= 1; i--) {
-      b.spinUnlock(locks.byName(names.get(i)));
+      b.spinUnlock(locks.apply(names.get(i)));
     }
-    SpinLock outer = locks.byName(names.get(0));
+    SpinLock outer = locks.apply(names.get(0));
     b.condReschedLock(outer, ps.revalidateNs(), gate, ps.everyN());
     for (int i = 1; i < names.size(); i++) {
-      b.spinLock(locks.byName(names.get(i)));
+      b.spinLock(locks.apply(names.get(i)));
     }
     return b.build();
   }
 
   @Override
   public Optional<String> change(Site site) {
-    for (PatchedSite ps : LowLatencySites.TABLE) {
+    for (PatchedSite ps : table) {
       if (ps.site().equals(site)) {
         return Optional.of(ps.describe());
       }
@@ -131,6 +156,6 @@ public final class LowLatencyPatch implements CatalogPatch {
 
   @Override
   public String toString() {
-    return NAME + (catalog.isPresent() ? "" : " (unbound)");
+    return NAME + (locks.isPresent() ? "" : " (catalog from the builder)");
   }
 }

@@ -47,12 +47,15 @@ public record PatchedSite(
   }
 
   /** A conditional schedule on every iteration. */
-  static PatchedSite cs(Site site, String hunk) {
+  /** A conditional schedule at {@code site}. */
+  public static PatchedSite cs(Site site, String hunk) {
     return new PatchedSite(site, Technique.CONDITIONAL_SCHEDULE, List.of(), 1, 0, hunk, "no lock: nothing to revalidate");
   }
 
   /** A lock break of {@code locks} every {@code everyN} iterations. */
-  static PatchedSite lb(Site site, List<String> locks, int everyN, long revalidateNs, String hunk, String source) {
+  /** A lock break of {@code locks} (outermost first) at {@code site}. */
+  public static PatchedSite lb(
+      Site site, List<String> locks, int everyN, long revalidateNs, String hunk, String source) {
     return new PatchedSite(site, Technique.LOCK_BREAK, locks, everyN, revalidateNs, hunk, source);
   }
 

@@ -32,14 +32,20 @@ class SiteTableTests {
   }
 
   @Test
-  void isRegisteredAsLowlatAndMustBeBoundBeforeUse() {
+  void isRegisteredAsLowlatAndFindsTheCatalogInstalledOnTheBuilder() {
     assertThat(KernelPatchProvider.create("lowlat")).isInstanceOf(LowLatencyPatch.class);
-    KernelBuilder unbound = new KernelBuilder(MachineSpec.uniprocessor(), 1)
+    KernelBuilder without = new KernelBuilder(MachineSpec.uniprocessor(), 1)
         .scheduler(new SimpleRoundRobinScheduler())
         .patch("lowlat");
-    assertThatThrownBy(unbound::build)
+    assertThatThrownBy(without::build)
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("catalog.patch(builder, \"lowlat\")");
+        .hasMessageContaining("install a Kernel24Paths on the builder first");
+    KernelBuilder installed = new KernelBuilder(MachineSpec.uniprocessor(), 1)
+        .scheduler(new SimpleRoundRobinScheduler());
+    Kernel24Paths paths = Kernel24Paths.withDefaults();
+    paths.install(installed);
+    installed.patch("lowlat");
+    assertThat(installed.build()).isNotNull();
     KernelBuilder bound = new KernelBuilder(MachineSpec.uniprocessor(), 1)
         .scheduler(new SimpleRoundRobinScheduler());
     catalog.patch(bound, "lowlat");
