@@ -80,6 +80,12 @@ public final class EventQueue {
 
   private static final int MAX_RUNGS = 8;
 
+  /** Heap size at which heap mode hands the heap to the ladder. */
+  private static final int SPILL = 128;
+
+  /** topThreshold in heap mode: no time exceeds it, so every event goes to the heap. */
+  private static final long HEAP_MODE = Long.MAX_VALUE;
+
   /** Node level of the top list. */
   private static final byte TOP = -1;
 
@@ -107,7 +113,7 @@ public final class EventQueue {
   private int topCount;
   private long topMin = Long.MAX_VALUE;
   private long topMax = -1;
-  private long topThreshold = -1;
+  private long topThreshold = HEAP_MODE;
 
   // Rungs, index 0 the coarsest.
   private int rungs;
@@ -170,7 +176,14 @@ public final class EventQueue {
       topMin = Math.min(topMin, time);
       topMax = Math.max(topMax, time);
     } else if (rungs == 0 || time < rungCurStart[rungs - 1]) {
-      pushHeap(time, seq, e);
+      if (heapSize >= SPILL && topThreshold == HEAP_MODE && !holeAtRoot) {
+        spillHeapToTop();
+        linkTop(newNode(e, time, seq));
+        topMin = Math.min(topMin, time);
+        topMax = Math.max(topMax, time);
+      } else {
+        pushHeap(time, seq, e);
+      }
     } else {
       int r = 0;
       while (time < rungCurStart[r]) {
@@ -218,7 +231,7 @@ public final class EventQueue {
       heapSize = 0;
       holeAtRoot = false;
       rungs = 0;
-      topThreshold = -1;
+      topThreshold = HEAP_MODE;
       topMin = Long.MAX_VALUE;
       topMax = -1;
     }
@@ -257,10 +270,13 @@ public final class EventQueue {
         topCount = 0;
         topMin = Long.MAX_VALUE;
         topMax = -1;
-        topThreshold = max;
         if (n > BATCH && max > min) {
+          topThreshold = max;
           spawnRung(head, n, min, max);
         } else {
+          // A small batch means a small queue: back to heap mode. A large batch of one
+          // instant stays in ladder mode, lest every add spill it back into the top.
+          topThreshold = n <= BATCH ? HEAP_MODE : max;
           drainToHeap(head);
         }
         continue;
@@ -353,6 +369,23 @@ public final class EventQueue {
     for (int i = (size - 2) >>> 2; size > 1 && i >= 0; i--) {
       siftDown(i, keys[2 * i], keys[2 * i + 1], heapEvents[i]);
     }
+  }
+
+  /** Leaves heap mode: moves the live heap entries into the top, to be laddered on demand. */
+  private void spillHeapToTop() {
+    for (int i = 0; i < heapSize; i++) {
+      Event e = heapEvents[i];
+      heapEvents[i] = null;
+      long t = keys[2 * i];
+      long s = keys[2 * i + 1];
+      if (e.seq == s) {
+        linkTop(newNode(e, t, s));
+        topMin = Math.min(topMin, t);
+        topMax = Math.max(topMax, t);
+      }
+    }
+    heapSize = 0;
+    topThreshold = -1;
   }
 
   private int newNode(Event e, long time, long seq) {
@@ -473,11 +506,12 @@ public final class EventQueue {
     while (hole > 0) {
       int parent = (hole - 1) >>> 2;
       long pt = k[2 * parent];
-      if (pt < t || (pt == t && k[2 * parent + 1] < s)) {
+      long ps = k[2 * parent + 1];
+      if (pt < t | (pt == t & ps < s)) {
         break;
       }
       k[2 * hole] = pt;
-      k[2 * hole + 1] = k[2 * parent + 1];
+      k[2 * hole + 1] = ps;
       ev[hole] = ev[parent];
       hole = parent;
     }
@@ -501,13 +535,15 @@ public final class EventQueue {
       long bs = k[2 * first + 1];
       for (int c = first + 1; c < end; c++) {
         long ct = k[2 * c];
-        if (ct < bt || (ct == bt && k[2 * c + 1] < bs)) {
+        long cs = k[2 * c + 1];
+        // Non-short-circuit operators: one hard-to-predict branch per child instead of two.
+        if (ct < bt | (ct == bt & cs < bs)) {
           best = c;
           bt = ct;
-          bs = k[2 * c + 1];
+          bs = cs;
         }
       }
-      if (t < bt || (t == bt && s < bs)) {
+      if (t < bt | (t == bt & s < bs)) {
         break;
       }
       k[2 * hole] = bt;
