@@ -160,39 +160,59 @@ public final class EventQueue {
    * @throws IllegalArgumentException if {@code time} is negative
    */
   public void add(Event e, long time) {
-    if (e.seq >= 0) {
-      throw new IllegalStateException("event " + e.name() + " is already scheduled at " + e.time);
-    }
-    if (time < 0) {
-      throw new IllegalArgumentException("negative time " + time + " for event " + e.name());
+    if (e.seq >= 0 || time < 0) {
+      throw rejection(e, time);
     }
     long seq = nextSeq++;
     e.time = time;
     e.seq = seq;
     live++;
+    // Kept small so that it inlines into the caller; everything but the heap is out of line.
     if (time > topThreshold) {
-      int n = newNode(e, time, seq);
-      linkTop(n);
-      topMin = Math.min(topMin, time);
-      topMax = Math.max(topMax, time);
-    } else if (rungs == 0 || time < rungCurStart[rungs - 1]) {
-      if (heapSize >= SPILL && topThreshold == HEAP_MODE && !holeAtRoot) {
-        spillHeapToTop();
-        linkTop(newNode(e, time, seq));
-        topMin = Math.min(topMin, time);
-        topMax = Math.max(topMax, time);
-      } else {
-        pushHeap(time, seq, e);
-      }
+      addToTop(e, time, seq);
+    } else if (rungs != 0 && time >= rungCurStart[rungs - 1]) {
+      addToRung(e, time, seq);
+    } else if (holeAtRoot) {
+      holeAtRoot = false;
+      siftDownNewest(time, seq, e);
     } else {
-      int r = 0;
-      while (time < rungCurStart[r]) {
-        r++;
-      }
-      long b = (time - rungStart[r]) >>> rungShift[r];
-      int last = rungBuckets[r] - 1;
-      link(newNode(e, time, seq), r, b < last ? (int) b : last);
+      addToHeapEnd(e, time, seq);
     }
+  }
+
+  private static RuntimeException rejection(Event e, long time) {
+    if (e.seq >= 0) {
+      return new IllegalStateException("event " + e.name() + " is already scheduled at " + e.time);
+    }
+    return new IllegalArgumentException("negative time " + time + " for event " + e.name());
+  }
+
+  private void addToTop(Event e, long time, long seq) {
+    linkTop(newNode(e, time, seq));
+    topMin = Math.min(topMin, time);
+    topMax = Math.max(topMax, time);
+  }
+
+  private void addToRung(Event e, long time, long seq) {
+    int r = 0;
+    while (time < rungCurStart[r]) {
+      r++;
+    }
+    long b = (time - rungStart[r]) >>> rungShift[r];
+    int last = rungBuckets[r] - 1;
+    link(newNode(e, time, seq), r, b < last ? (int) b : last);
+  }
+
+  private void addToHeapEnd(Event e, long time, long seq) {
+    if (heapSize >= SPILL && topThreshold == HEAP_MODE) {
+      spillHeapToTop();
+      addToTop(e, time, seq);
+      return;
+    }
+    if (heapSize == heapEvents.length) {
+      growHeap();
+    }
+    siftUpNewest(heapSize++, time, seq, e);
   }
 
   /** Time of the earliest armed event. The queue must not be empty. */
@@ -240,6 +260,13 @@ public final class EventQueue {
 
   /** Makes heap entry 0 the earliest armed event. */
   private void settleRoot() {
+    // An entry at the root whose seq matches its event is armed, so live > 0 is implied.
+    if (holeAtRoot || heapSize == 0 || heapEvents[0].seq != keys[1]) {
+      settleRootSlowly();
+    }
+  }
+
+  private void settleRootSlowly() {
     if (live == 0) {
       throw new IllegalStateException("event queue is empty");
     }
@@ -479,18 +506,6 @@ public final class EventQueue {
     freeNode(n);
   }
 
-  private void pushHeap(long t, long s, Event e) {
-    if (holeAtRoot) {
-      holeAtRoot = false;
-      siftDown(0, t, s, e);
-      return;
-    }
-    if (heapSize == heapEvents.length) {
-      growHeap();
-    }
-    siftUp(heapSize++, t, s, e);
-  }
-
   private void removeRoot() {
     int last = --heapSize;
     Event moved = heapEvents[last];
@@ -500,20 +515,62 @@ public final class EventQueue {
     }
   }
 
-  private void siftUp(int hole, long t, long s, Event e) {
+  /*
+   * The sifts of add() move the newest entry, whose seq exceeds every other: it goes after an
+   * entry iff its time is not earlier, so comparing it needs the time alone. Only choosing
+   * between two resident entries needs the full (time, seq) comparison.
+   */
+
+  private void siftUpNewest(int hole, long t, long s, Event e) {
     long[] k = keys;
     Event[] ev = heapEvents;
     while (hole > 0) {
       int parent = (hole - 1) >>> 2;
       long pt = k[2 * parent];
-      long ps = k[2 * parent + 1];
-      if (pt < t | (pt == t & ps < s)) {
+      if (pt <= t) {
         break;
       }
       k[2 * hole] = pt;
-      k[2 * hole + 1] = ps;
+      k[2 * hole + 1] = k[2 * parent + 1];
       ev[hole] = ev[parent];
       hole = parent;
+    }
+    k[2 * hole] = t;
+    k[2 * hole + 1] = s;
+    ev[hole] = e;
+  }
+
+  /** Fills the hole at the root with the newest entry. */
+  private void siftDownNewest(long t, long s, Event e) {
+    long[] k = keys;
+    Event[] ev = heapEvents;
+    int n = heapSize;
+    int hole = 0;
+    while (true) {
+      int first = 4 * hole + 1;
+      if (first >= n) {
+        break;
+      }
+      int end = Math.min(first + 4, n);
+      int best = first;
+      long bt = k[2 * first];
+      long bs = k[2 * first + 1];
+      for (int c = first + 1; c < end; c++) {
+        long ct = k[2 * c];
+        long cs = k[2 * c + 1];
+        if (ct < bt || (ct == bt && cs < bs)) {
+          best = c;
+          bt = ct;
+          bs = cs;
+        }
+      }
+      if (t < bt) {
+        break;
+      }
+      k[2 * hole] = bt;
+      k[2 * hole + 1] = bs;
+      ev[hole] = ev[best];
+      hole = best;
     }
     k[2 * hole] = t;
     k[2 * hole + 1] = s;
@@ -536,14 +593,13 @@ public final class EventQueue {
       for (int c = first + 1; c < end; c++) {
         long ct = k[2 * c];
         long cs = k[2 * c + 1];
-        // Non-short-circuit operators: one hard-to-predict branch per child instead of two.
-        if (ct < bt | (ct == bt & cs < bs)) {
+        if (ct < bt || (ct == bt && cs < bs)) {
           best = c;
           bt = ct;
           bs = cs;
         }
       }
-      if (t < bt | (t == bt & s < bs)) {
+      if (t < bt || (t == bt && s < bs)) {
         break;
       }
       k[2 * hole] = bt;
