@@ -49,11 +49,22 @@ public final class EventQueue {
    * power-of-two widths so that filing an event needs a shift, not a division. Workloads the
    * ladder cannot split (many events at one instant) degrade gracefully to the heap.
    *
-   * The top and the rung buckets are intrusive doubly linked lists threaded through the Event
-   * objects themselves (Event.next/prev, with Event.level and Event.bucket naming the list), so
-   * moving an event between tiers copies nothing, and cancelling an event that is in a list
-   * unlinks it at once. Touching the Event while it moves down also brings it into the cache
-   * shortly before poll() has to return it anyway.
+   * Heap mode. A small queue is cheaper as a plain heap than as a ladder, so while
+   * topThreshold == HEAP_MODE (Long.MAX_VALUE: no time exceeds it) every event goes to the heap.
+   * When the heap reaches SPILL entries, its live entries move to the top (topThreshold = -1)
+   * and the ladder builds itself on the next refill; a top hand-over of at most BATCH events
+   * returns to heap mode. The gap between SPILL and BATCH keeps a queue near the limit from
+   * flapping, and a large single-instant hand-over stays in ladder mode so that adds do not
+   * spill it again and again.
+   *
+   * The top and the rung buckets are doubly linked lists of nodes in a pool of parallel arrays
+   * (free nodes chained through nodeNext; node 0 is the null link, so new head arrays are empty
+   * lists). The links sit in small int arrays that stay in the cache, so walking a bucket does
+   * not chase pointers through scattered Event objects; the keys and Event references, read
+   * once per node, come from independent loads whose misses overlap. A bucket goes into the
+   * heap as a plain copy followed by one bottom-up heap construction (Floyd), again so that its
+   * loads do not wait on one another. Cancelling a listed event (Event.node names its node)
+   * unlinks it at once, so rescheduling a far-off timer over and over leaves nothing behind.
    *
    * The heap keeps its keys interleaved in one long[] (keys[2i] = time, keys[2i+1] = seq) so a
    * sift compares neighbouring longs and never dereferences an Event; children of entry i are
@@ -61,12 +72,17 @@ public final class EventQueue {
    * stale entry is dropped when it reaches the root, where seq no longer matches. poll() only
    * marks the root as a hole (holeAtRoot); if the next add lands in the heap it fills the hole
    * and sifts down once, so the hold pattern "poll, then re-arm" costs one sift instead of two.
+   * The entry add() sifts is the newest, with the largest seq, so it is compared by time alone.
    *
    * Invariants: live == number of armed events; an armed event is in exactly one list (top or
-   * a rung bucket) or has exactly one heap entry with its seq; lists hold only armed events;
-   * every bucket outside an active rung is empty, so a new rung needs no clearing; heap order on
-   * (time, seq) over entries 0..heapSize-1, except entry 0 while holeAtRoot. Arrays grow by
-   * doubling and never shrink, so a simulation in steady state allocates nothing.
+   * a rung bucket, with Event.node its node) or has exactly one heap entry with its seq (and
+   * Event.node == 0); lists hold only armed events, so every list is empty when live == 0;
+   * every bucket outside an active rung is empty, so a new rung needs no clearing; the tiers
+   * are ordered (heap < deepest rung < ... < rung 0 < top, by time); in heap mode there are no
+   * rungs and the top is empty; heap order on (time, seq) over entries 0..heapSize-1, except
+   * entry 0 while holeAtRoot. Arrays grow by doubling and never shrink, so a simulation in
+   * steady state allocates nothing. Stale heap entries live until they reach the root, or
+   * until the queue empties.
    *
    * References: W. T. Tang, R. S. M. Goh and I. L.-J. Thng, "Ladder Queue: an O(1) priority
    * queue structure for large-scale discrete event simulation", ACM TOMACS 15(3), 2005;
