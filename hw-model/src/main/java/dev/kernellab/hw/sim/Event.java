@@ -23,11 +23,13 @@ public final class Event {
   private final String name;
   private final EventHandler handler;
 
-  // Owned by EventQueue. time and seq describe the live heap entry and mean nothing unless
-  // armed; heap entries of this event with another seq are stale (see EventQueue).
+  // Owned by EventQueue (see its implementation overview). seq is the arming sequence number
+  // while armed and -1 otherwise, so one comparison tells a live bottom-heap entry from a stale
+  // one. node is the queue's list node holding the event while it waits in the top or a rung,
+  // and 0 while it is in the bottom heap or unarmed.
   long time;
-  long seq;
-  boolean armed;
+  long seq = -1;
+  int node;
 
   /**
    * Creates an unarmed event.
@@ -47,7 +49,7 @@ public final class Event {
 
   /** True while the event is armed and has neither fired nor been cancelled. */
   public boolean isScheduled() {
-    return armed;
+    return seq >= 0;
   }
 
   /**

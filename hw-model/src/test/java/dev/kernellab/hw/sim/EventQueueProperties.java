@@ -1,6 +1,7 @@
 package dev.kernellab.hw.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.lists;
@@ -9,7 +10,11 @@ import static org.quicktheories.generators.SourceDSL.longs;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 /**
  * The event queue against an obviously correct model: a list sorted by (time, arming order).
@@ -17,6 +22,186 @@ import org.junit.jupiter.api.Test;
 class EventQueueProperties {
 
   private static final long SEED = 0x5eed_2002L;
+
+  private static final long TWELVE_HOURS_NS = 12L * 3600 * 1_000_000_000;
+
+  /** One step of a scenario. Every action is valid in every state: it checks what it can. */
+  sealed interface Action {}
+
+  /** Arms event {@code event} at {@code time}, or checks that arming it again is refused. */
+  record Add(int event, long time) implements Action {}
+
+  /** Cancels event {@code event}, armed or not. */
+  record Cancel(int event) implements Action {}
+
+  /** Polls the earliest event, or checks that an empty queue refuses. */
+  record Poll() implements Action {}
+
+  /** Peeks at the earliest time, or checks that an empty queue refuses. */
+  record Peek() implements Action {}
+
+  /** The hold pattern: polls the earliest event and re-arms it {@code delay} later. */
+  record Hold(long delay) implements Action {}
+
+  /** Cancels event {@code event} and re-arms it at once at {@code time}. */
+  record Rearm(int event, long time) implements Action {}
+
+  /**
+   * Ties, clusters a few ns wide at scattered bases, spreads up to twelve hours, powers of two
+   * (clusters nested at every scale, which split into rung after rung), extremes.
+   */
+  private static Gen<Long> times() {
+    Gen<Long> base =
+        Generate.pick(List.of(0L, 1_000L, 1_000_000L, 3_600_000_000_000L, TWELVE_HOURS_NS));
+    return Generate.frequency(
+        Pair.of(4, longs().between(0, 20)),
+        Pair.of(4, base.zip(longs().between(0, 3), Long::sum)),
+        Pair.of(2, base.zip(longs().between(0, 100_000), Long::sum)),
+        Pair.of(3, longs().between(0, TWELVE_HOURS_NS)),
+        Pair.of(3, integers().between(0, 62).zip(longs().between(0, 1), (j, d) -> (1L << j) + d)),
+        Pair.of(1, Generate.pick(List.of(Long.MAX_VALUE - 1, Long.MAX_VALUE))));
+  }
+
+  private static Gen<Long> delays() {
+    return Generate.frequency(
+        Pair.of(3, longs().between(0, 3)),
+        Pair.of(3, longs().between(0, 5_000)),
+        Pair.of(1, longs().between(0, 1_000_000_000)));
+  }
+
+  private static Gen<Action> actions(int pool) {
+    Gen<Integer> event = integers().between(0, pool - 1);
+    return Generate.frequency(
+        Pair.of(10, event.zip(times(), (k, t) -> (Action) new Add(k, t))),
+        Pair.of(3, event.map(k -> (Action) new Cancel(k))),
+        Pair.of(5, Generate.constant((Action) new Poll())),
+        Pair.of(2, Generate.constant((Action) new Peek())),
+        Pair.of(4, delays().map(d -> (Action) new Hold(d))),
+        Pair.of(2, event.zip(times(), (k, t) -> (Action) new Rearm(k, t))));
+  }
+
+  /** Few events: every interleaving of arm, cancel, re-arm and poll on the same event. */
+  @Test
+  void behavesLikeASortedSetUnderAnySequenceOfActionsOnFewEvents() {
+    qt().withFixedSeed(SEED)
+        .withExamples(1_000)
+        .forAll(lists().of(actions(6)).ofSizeBetween(0, 120))
+        .checkAssert(actions -> runAgainstModel(6, actions));
+  }
+
+  /**
+   * Many events, first armed in a burst that puts dozens on one instant, then a long mixed run:
+   * large top hand-overs, buckets split rung after rung down to the deepest, and buckets of a
+   * single instant that go to the heap whole.
+   */
+  @Test
+  void behavesLikeASortedSetWhenTheLadderSplitsAndHandsOverBuckets() {
+    int pool = 400;
+    Gen<Long> burstTimes =
+        Generate.frequency(Pair.of(3, times()), Pair.of(1, Generate.constant(1_000_000L)));
+    Gen<List<Action>> burst =
+        lists()
+            .of(integers().between(0, pool - 1).zip(burstTimes, (k, t) -> (Action) new Add(k, t)))
+            .ofSizeBetween(0, 600);
+    Gen<List<Action>> scenario =
+        burst.zip(
+            lists().of(actions(pool)).ofSizeBetween(0, 2_000),
+            (a, b) -> {
+              List<Action> all = new ArrayList<>(a);
+              all.addAll(b);
+              return all;
+            });
+    qt().withFixedSeed(SEED)
+        .withExamples(150)
+        .forAll(scenario)
+        .checkAssert(actions -> runAgainstModel(pool, actions));
+  }
+
+  private record Entry(long time, long seq, int event) {}
+
+  private static void runAgainstModel(int pool, List<Action> actions) {
+    EventQueue q = new EventQueue(1);
+    Event[] events = new Event[pool];
+    for (int k = 0; k < pool; k++) {
+      events[k] = new Event(Integer.toString(k), now -> { });
+    }
+    TreeSet<Entry> model =
+        new TreeSet<>(Comparator.comparingLong(Entry::time).thenComparingLong(Entry::seq));
+    Entry[] armed = new Entry[pool];
+    long seq = 0;
+    for (Action action : actions) {
+      if (action instanceof Add a) {
+        if (armed[a.event()] != null) {
+          Event e = events[a.event()];
+          assertThatThrownBy(() -> q.add(e, a.time())).isInstanceOf(IllegalStateException.class);
+        } else {
+          q.add(events[a.event()], a.time());
+          armed[a.event()] = new Entry(a.time(), seq++, a.event());
+          model.add(armed[a.event()]);
+        }
+      } else if (action instanceof Cancel c) {
+        boolean wasArmed = armed[c.event()] != null;
+        assertThat(q.remove(events[c.event()])).as("%s", action).isEqualTo(wasArmed);
+        if (wasArmed) {
+          model.remove(armed[c.event()]);
+          armed[c.event()] = null;
+        }
+      } else if (action instanceof Poll) {
+        if (model.isEmpty()) {
+          assertThatThrownBy(q::poll).isInstanceOf(IllegalStateException.class);
+        } else {
+          Entry first = model.pollFirst();
+          armed[first.event()] = null;
+          assertThat(q.poll()).as("%s", action).isSameAs(events[first.event()]);
+        }
+      } else if (action instanceof Peek) {
+        if (model.isEmpty()) {
+          assertThatThrownBy(q::peekTime).isInstanceOf(IllegalStateException.class);
+        } else {
+          assertThat(q.peekTime()).as("%s", action).isEqualTo(model.first().time());
+        }
+      } else if (action instanceof Hold h) {
+        if (!model.isEmpty()) {
+          Entry first = model.pollFirst();
+          assertThat(q.peekTime()).as("%s", action).isEqualTo(first.time());
+          Event e = q.poll();
+          assertThat(e).as("%s", action).isSameAs(events[first.event()]);
+          long at = first.time() + Math.min(h.delay(), Long.MAX_VALUE - first.time());
+          q.add(e, at);
+          armed[first.event()] = new Entry(at, seq++, first.event());
+          model.add(armed[first.event()]);
+        }
+      } else if (action instanceof Rearm r) {
+        if (armed[r.event()] != null) {
+          model.remove(armed[r.event()]);
+        }
+        q.remove(events[r.event()]);
+        q.add(events[r.event()], r.time());
+        armed[r.event()] = new Entry(r.time(), seq++, r.event());
+        model.add(armed[r.event()]);
+      } else {
+        throw new AssertionError("unknown action " + action);
+      }
+      // Plain comparisons first: AssertJ on every event after every action would be slow.
+      if (q.size() != model.size() || q.isEmpty() != model.isEmpty()) {
+        assertThat(q.size()).as("size after %s", action).isEqualTo(model.size());
+        assertThat(q.isEmpty()).as("isEmpty after %s", action).isEqualTo(model.isEmpty());
+      }
+      for (int k = 0; k < pool; k++) {
+        Event e = events[k];
+        boolean modelArmed = armed[k] != null;
+        if (e.isScheduled() != modelArmed || (modelArmed && e.time() != armed[k].time())) {
+          assertThat(e)
+              .as("event %d after %s", k, action)
+              .hasToString(modelArmed ? k + "@" + armed[k].time() : k + "(idle)");
+        }
+      }
+    }
+    while (!model.isEmpty()) {
+      assertThat(q.poll()).isSameAs(events[model.pollFirst().event()]);
+    }
+    assertThat(q.isEmpty()).isTrue();
+  }
 
   /** A small time range makes ties (the interesting case) frequent. */
   @Test
