@@ -8,14 +8,29 @@ import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.RtcProbeRig;
 import dev.kernellab.kernel.SchedulerProvider;
-import dev.kernellab.kernel.SiteHookPatch;
 import dev.kernellab.kernel.Tracer;
+import dev.kernellab.lowlat.LowLatencyPatch;
+import dev.kernellab.lowlat.PatchedSite;
 import dev.kernellab.preempt.PreemptKernelPatch;
+import java.util.List;
 
 /** Builds a scenario's machine in one configuration and measures P's latency. */
 final class ScenarioRunner {
 
   private ScenarioRunner() {}
+
+  /**
+   * The low-latency patch of the scenario table: at site S a conditional schedule, or a lock
+   * break of L every iteration; S8's loop sits at T, which the table does not name.
+   */
+  static List<PatchedSite> lowlatTable(GoldenScenarios.Scenario s) {
+    return switch (s.hook()) {
+      case COND_RESCHED -> List.of(PatchedSite.cs(GoldenScenarios.S, "scenario S4: cond_resched() at S"));
+      case LOCK_BREAK -> List.of(PatchedSite.lb(GoldenScenarios.S, List.of("L"), 1, 0,
+          "scenario S3: lock break of L at S every iteration", "hand-worked scenario: no revalidation"));
+      case NONE -> List.of();
+    };
+  }
 
   /** P's first latency; the RTC is asserted {@code tIrqNs} after B enters K (or after boot). */
   static long latency(
@@ -27,11 +42,7 @@ final class ScenarioRunner {
       kb.patch(new PreemptKernelPatch());
     }
     if (c.lowlat) {
-      switch (s.hook()) {
-        case COND_RESCHED -> kb.patch(SiteHookPatch.condResched(GoldenScenarios.S));
-        case LOCK_BREAK -> kb.patch(SiteHookPatch.lockBreak(GoldenScenarios.S, s.lock()));
-        case NONE -> {}
-      }
+      kb.patch(LowLatencyPatch.forSites(lowlatTable(s), name -> s.lock()));
     }
     Kernel[] kernel = new Kernel[1];
     Event assertRtc =
