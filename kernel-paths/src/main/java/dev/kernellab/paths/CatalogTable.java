@@ -13,10 +13,13 @@ import java.util.Optional;
  * source of the figures), and one row per site with what vanilla and each patch do there.
  *
  * <pre>
- * mvn -q -pl kernel-paths exec:java -Dexec.mainClass=dev.kernellab.paths.CatalogTable
+ * ./mvnw -q -pl kernel-paths -am install -DskipTests
+ * java -cp kernel-core/target/classes:hw-model/target/classes:kernel-paths/target/classes \
+ *     dev.kernellab.paths.CatalogTable
  * </pre>
  *
- * or call {@link #paths} / {@link #sites} (the lab's {@code kernel-lab list sites} does).
+ * or run {@code CatalogTests}, which writes {@code kernel-paths/target/catalog-table.md}, or
+ * call {@link #paths} / {@link #sites} (the lab's {@code kernel-lab list sites} will).
  */
 public final class CatalogTable {
 
