@@ -259,6 +259,9 @@ final class IrqOps {
         c.softirqPending = 0;
         c.cpu.sti();
         f.phase = 1;
+      } else {
+        // Back from a handler: softirq handlers run with interrupts on and must leave them so.
+        k.checkSoftirqReturn(c, ctx);
       }
       if (f.scratch != 0) {
         int nr = Long.numberOfTrailingZeros(f.scratch);

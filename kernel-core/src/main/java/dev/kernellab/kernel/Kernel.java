@@ -347,6 +347,13 @@ public final class Kernel implements SchedulerHost {
     }
   }
 
+  void checkSoftirqReturn(KernelCpu c, ExecContext ctx) {
+    if (debug.preemptCount() && !c.cpu.interruptsEnabled()) {
+      throw bug(c, "softirq with interrupts off",
+          "a softirq handler left interrupts disabled (" + ctx.currentPath() + ")");
+    }
+  }
+
   void checkUserReturn(KernelCpu c) {
     Task t = c.current;
     if (debug.preemptCount() && t.preemptCount != 0) {

@@ -94,6 +94,23 @@ class DebugCheckTests {
   }
 
   @Test
+  void aSoftirqHandlerLeavingInterruptsOffIsReported() {
+    RtcProbeRig rig = new RtcProbeRig();
+    KernelPath handler =
+        KernelPath.path("drivers/char/rtc.c", "rtc+raise").call(rig.rtcInterrupt).raiseSoftirq(Softirq.TASKLET).build();
+    KernelPath bad = KernelPath.path("kernel/softirq.c", "bad_tasklet").localIrqDisable().compute(10).build();
+    Kernel k =
+        new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
+            .scheduler(new SimpleRoundRobinScheduler())
+            .requestIrq(dev.kernellab.hw.Rtc.IRQ, "rtc", handler, true)
+            .openSoftirq(Softirq.TASKLET, bad)
+            .task(TaskSpec.user("P", rig.probe).fifo(99))
+            .build();
+    RtcProbeRig.assertRtcAt(k, MS);
+    assertThatThrownBy(() -> k.run(2 * MS)).hasMessageContaining("BUG: softirq with interrupts off");
+  }
+
+  @Test
   void checksCanBeSwitchedOff() {
     SpinLock l = SpinLock.spin("dcache_lock");
     new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
