@@ -15,8 +15,9 @@ final class ExecContext {
   /*
    * Implementation overview
    *
-   * frames[0..depth-1] is a stack; frames[depth-1] runs. Frame objects are pooled: popping
-   * keeps the object for the next push, so the interpreter allocates nothing in steady state.
+   * frames[0..depth-1] is a stack; frames[depth-1] runs. Frame objects are pooled: created at
+   * the first push that reaches their depth, kept on pop for the next push, so the interpreter
+   * allocates nothing in steady state and a sleeping task costs only the frames it used.
    *
    *     frames:  [ user program ] [ sys_read (kernel) ] [ loop body @ site ] ...
    *                                                      ^ top: path, pc, phase, loop counters,
@@ -34,18 +35,15 @@ final class ExecContext {
 
   final Task task; // owning task (for irq contexts: null)
   Kind kind;
-  private Frame[] frames = new Frame[8];
+  private Frame[] frames = new Frame[4]; // created on first use, then reused for ever
   int depth;
-  private boolean[] irqFlags = new boolean[8];
+  private boolean[] irqFlags = new boolean[4];
   int irqFlagsDepth;
   int vector; // HARDIRQ: the vector being handled
 
   ExecContext(Task task, Kind kind) {
     this.task = task;
     this.kind = kind;
-    for (int i = 0; i < frames.length; i++) {
-      frames[i] = new Frame();
-    }
   }
 
   Frame top() {
@@ -62,13 +60,14 @@ final class ExecContext {
 
   Frame push(KernelPath path, boolean user) {
     if (depth == frames.length) {
-      int n = frames.length * 2;
-      frames = Arrays.copyOf(frames, n);
-      for (int i = depth; i < n; i++) {
-        frames[i] = new Frame();
-      }
+      frames = Arrays.copyOf(frames, frames.length * 2);
     }
-    Frame f = frames[depth++];
+    Frame f = frames[depth];
+    if (f == null) {
+      f = new Frame();
+      frames[depth] = f;
+    }
+    depth++;
     f.reset(path, user);
     return f;
   }
