@@ -95,9 +95,9 @@ public record DiskSpec(
     if (distance <= 0) {
       return 0;
     }
-    double span = Math.sqrt(Math.max(1, cylinders - 1)) - 1;
+    double span = StrictMath.sqrt(Math.max(1, cylinders - 1)) - 1;
     double b = span > 0 ? (fullStrokeSeekNs - trackToTrackSeekNs) / span : 0;
-    return Math.round(trackToTrackSeekNs + b * (Math.sqrt(distance) - 1));
+    return Math.round(trackToTrackSeekNs + b * (StrictMath.sqrt(distance) - 1));
   }
 
   /** Media transfer time for {@code sectors} sectors. */

@@ -102,7 +102,7 @@ public sealed interface Distribution {
 
     @Override
     public long sample(SplittableRandom random) {
-      return Math.round(-Math.log(1.0 - random.nextDouble()) * mean);
+      return Math.round(-StrictMath.log(1.0 - random.nextDouble()) * mean);
     }
   }
 
@@ -122,13 +122,13 @@ public sealed interface Distribution {
       // after n samples does not depend on call parity.
       double u1 = 1.0 - random.nextDouble();
       double u2 = random.nextDouble();
-      double z = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
-      return Math.round(median * Math.exp(sigma * z));
+      double z = StrictMath.sqrt(-2 * StrictMath.log(u1)) * StrictMath.cos(2 * Math.PI * u2);
+      return Math.round(median * StrictMath.exp(sigma * z));
     }
 
     @Override
     public double mean() {
-      return median * Math.exp(sigma * sigma / 2);
+      return median * StrictMath.exp(sigma * sigma / 2);
     }
   }
 

@@ -119,6 +119,7 @@ final class ExecContext {
     boolean advanceAfterCompute; // the segment ends the operation (else: next phase)
     long computeLeftNs;
     long scratch; // per-operation scratch (e.g. the time a spin started)
+    boolean spinning; // the lock operation at pc is spinning
     KernelPath siteHook; // loop bodies: what patches run between iterations, or null
     boolean entered; // the path's first operation has started (for the pathEnter trace)
 
@@ -133,6 +134,7 @@ final class ExecContext {
       advanceAfterCompute = false;
       computeLeftNs = 0;
       scratch = 0;
+      spinning = false;
       siteHook = null;
       entered = false;
     }
@@ -147,6 +149,7 @@ final class ExecContext {
       pc++;
       phase = 0;
       computing = false;
+      spinning = false;
     }
   }
 }

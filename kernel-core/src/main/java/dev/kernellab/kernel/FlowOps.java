@@ -104,7 +104,10 @@ final class FlowOps {
     }
   }
 
-  /** Zero-time Java code. */
+  /**
+   * Zero-time Java code. If it woke a task from process context, the end of the effect is a
+   * preemption point, as the wake-up's {@code spin_unlock_irqrestore} is under CONFIG_PREEMPT.
+   */
   static final class Effect extends Op {
     final String description;
     final Action action;
@@ -118,6 +121,7 @@ final class FlowOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
       action.run(c);
+      k.preemptCheck(c, ctx);
     }
 
     @Override

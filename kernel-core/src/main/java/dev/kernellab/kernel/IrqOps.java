@@ -160,10 +160,16 @@ final class IrqOps {
     }
   }
 
-  /** {@code irq_enter()}: the hardirq count goes up; EOI waits for {@link IrqExit}. */
+  /**
+   * {@code do_IRQ} entry: {@code desc->handler->ack(irq)} (the APIC EOI of an edge-triggered
+   * line, {@code ack_edge_ioapic_irq}; system vectors ack first too), then
+   * {@code irq_enter()}: the hardirq count goes up. Acking first is what lets a handler that
+   * re-enables interrupts ({@code hdparm -u1} for IDE) be interrupted by any vector.
+   */
   static final class IrqEnter extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      c.cpu.eoi();
       k.addPreemptCount(c, PreemptCount.HARDIRQ_OFFSET, ctx);
       k.traceIrqEntry(c, ctx.vector);
       f.advance();
@@ -171,34 +177,52 @@ final class IrqOps {
 
     @Override
     String describe() {
-      return "irq_enter()";
+      return "ack; irq_enter()";
     }
   }
 
   /**
-   * The handler proper, run as {@code handle_IRQ_event} does: with interrupts enabled for the
-   * duration unless the action is SA_INTERRUPT.
+   * The handler proper, run as {@code do_IRQ} and {@code handle_IRQ_event} do: with interrupts
+   * enabled for the duration unless the action is SA_INTERRUPT; and never twice at once for
+   * one line: an edge that arrives while its handler runs (on any CPU) only sets IRQ_PENDING,
+   * and the running instance loops once more ({@code IRQ_INPROGRESS}, arch/i386/kernel/irq.c).
    */
   static final class HandleIrqEvent extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      Kernel.IrqAction action = k.actionFor(ctx.vector);
-      switch (f.phase) {
-        case 0 -> {
-          f.phase = 1;
-          if (action == null) {
-            return;
-          }
-          if (!action.saInterrupt()) {
-            c.cpu.sti();
-          }
-          k.pushFrame(c, ctx, action.handler(), false);
-        }
-        default -> {
-          c.cpu.cli();
+      int v = ctx.vector;
+      Kernel.IrqAction action = k.actionFor(v);
+      if (f.phase == 0) {
+        if (action == null) {
           f.advance();
+          return;
         }
+        if (k.irqInProgress[v]) {
+          k.irqPending[v] = true;
+          f.advance();
+          return;
+        }
+        k.irqInProgress[v] = true;
+        runHandler(k, c, ctx, f, action);
+        return;
       }
+      c.cpu.cli();
+      if (k.irqPending[v]) {
+        k.irqPending[v] = false;
+        runHandler(k, c, ctx, f, action);
+        return;
+      }
+      k.irqInProgress[v] = false;
+      f.advance();
+    }
+
+    private static void runHandler(
+        Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f, Kernel.IrqAction action) {
+      f.phase = 1;
+      if (!action.saInterrupt()) {
+        c.cpu.sti();
+      }
+      k.pushFrame(c, ctx, action.handler(), false);
     }
 
     @Override
@@ -208,13 +232,12 @@ final class IrqOps {
   }
 
   /**
-   * {@code irq_exit()} and the softirq check of {@code do_IRQ}: EOI, hardirq count down, and
+   * {@code irq_exit()} and the softirq check of {@code do_IRQ}: hardirq count down, and
    * pending softirqs run if this was the outermost interrupt.
    */
   static final class IrqExit extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      c.cpu.eoi();
       k.addPreemptCount(c, -PreemptCount.HARDIRQ_OFFSET, ctx);
       k.traceIrqExit(c, ctx.vector);
       f.advance();

@@ -73,12 +73,15 @@ public final class Kernel implements SchedulerHost {
   private final CostTable costs;
   private final KernelCpu[] cpus;
   private final List<Task> tasks = new ArrayList<>(); // live tasks, pid order
+  private final List<Task> tasksView = Collections.unmodifiableList(tasks);
   private final Map<Site, KernelPath> siteHooks; // lookups only
   private final IrqAction[] vectorActions = new IrqAction[Vectors.COUNT];
   private final KernelPath[] softirqHandlers = new KernelPath[Softirq.values().length];
   private final EventQueue timerList = new EventQueue(16); // keyed by expiry in jiffies
   private final LockOrder lockOrder = new LockOrder();
   private final Task[] ksoftirqd;
+  final boolean[] irqInProgress = new boolean[Vectors.COUNT]; // IRQ_INPROGRESS, by vector
+  final boolean[] irqPending = new boolean[Vectors.COUNT]; // IRQ_PENDING, by vector
   private long jiffies = 1;
   private int nextPid = 1;
   private int thisCpu;
@@ -230,9 +233,8 @@ public final class Kernel implements SchedulerHost {
     if (cpus.length == 1) {
       updateProcessTimes(c);
     }
-    if (!timerList.isEmpty() && timerList.peekTime() <= jiffies) {
-      c.raiseSoftirq(Softirq.HI);
-    }
+    // mark_bh(TIMER_BH) on every tick: timer_bh runs update_times() and run_timer_list().
+    c.raiseSoftirq(Softirq.HI);
   }
 
   private void updateProcessTimes(KernelCpu c) {
@@ -370,6 +372,10 @@ public final class Kernel implements SchedulerHost {
     }
     zombie.setState(TaskState.DEAD);
     tasks.remove(zombie);
+    if (zombie.timeout != null) {
+      delTimer(zombie.timeout);
+      timersByEvent.remove(zombie.timeout.entry);
+    }
   }
 
   // ---- the interpreter ------------------------------------------------------------------------
@@ -532,6 +538,9 @@ public final class Kernel implements SchedulerHost {
     if (debug.preemptCount() && PreemptCount.inInterrupt(c.current.preemptCount)) {
       throw bug(c, "softirq in interrupt", "do_softirq with " + PreemptCount.describe(c.current.preemptCount));
     }
+    if (c.contextDepth == KernelCpu.MAX_CONTEXTS) {
+      throw bug(c, "interrupt nesting", "more than " + KernelCpu.MAX_CONTEXTS + " nested contexts");
+    }
     ExecContext ctx = c.contexts[c.contextDepth++];
     ctx.clear();
     ctx.kind = ExecContext.Kind.SOFTIRQ;
@@ -624,11 +633,12 @@ public final class Kernel implements SchedulerHost {
     int before = t.preemptCount;
     int after = before + delta;
     if (delta < 0 && debug.preemptCount()) {
-      int mask = delta == -PreemptCount.PREEMPT_OFFSET ? PreemptCount.PREEMPT_MASK
-          : delta == -PreemptCount.SOFTIRQ_OFFSET ? PreemptCount.SOFTIRQ_MASK
+      int down = -delta;
+      int mask = down < PreemptCount.SOFTIRQ_OFFSET ? PreemptCount.PREEMPT_MASK
+          : down < PreemptCount.HARDIRQ_OFFSET ? PreemptCount.SOFTIRQ_MASK
           : PreemptCount.HARDIRQ_MASK;
-      if ((before & mask) == 0) {
-        throw bug(c, "preempt_count underflow", t + ": " + PreemptCount.describe(before) + " - " + -delta);
+      if ((before & mask) < down) {
+        throw bug(c, "preempt_count underflow", t + ": " + PreemptCount.describe(before) + " - " + down);
       }
     }
     t.preemptCount = after;
@@ -670,8 +680,9 @@ public final class Kernel implements SchedulerHost {
       if (debug.lockOwnership() && lock.writerCpu == c.id) {
         throw bug(c, "spinlock recursion", lock + " already held by this CPU, taken again by " + ctx.currentPath());
       }
-      if (f.scratch == 0) {
-        f.scratch = now() + 1; // spin start, +1 so that time 0 reads as "spinning"
+      if (!f.spinning) {
+        f.spinning = true;
+        f.scratch = now(); // when the spin started
         if (tracer != null) {
           tracer.lockContend(now(), c.id, lock, ctx.currentPath());
         }
@@ -680,7 +691,8 @@ public final class Kernel implements SchedulerHost {
       c.cpu.startSpin();
       return false;
     }
-    long spun = f.scratch == 0 ? 0 : now() - (f.scratch - 1);
+    long spun = f.spinning ? now() - f.scratch : 0;
+    f.spinning = false;
     f.scratch = 0;
     lock.removeSpinner(c.id);
     if (read) {
@@ -744,8 +756,11 @@ public final class Kernel implements SchedulerHost {
         break;
       }
     }
-    if (lock.spinnerCount > 0) {
-      KernelCpu s = cpus[lock.spinners[0]];
+    // Every spinner retries at this instant, in the order they started to spin; the first to
+    // run takes the lock and the others spin on. (A kick to a CPU that is in an interrupt
+    // handler, or no longer spinning, does nothing: it retries when it resumes.)
+    for (int i = 0; i < lock.spinnerCount; i++) {
+      KernelCpu s = cpus[lock.spinners[i]];
       if (!s.kick.isScheduled()) {
         sim.scheduleAfter(s.kick, 0);
       }
@@ -915,7 +930,7 @@ public final class Kernel implements SchedulerHost {
 
   @Override
   public List<Task> allTasks() {
-    return Collections.unmodifiableList(tasks);
+    return tasksView;
   }
 
   // ---- public API -----------------------------------------------------------------------------

@@ -116,8 +116,9 @@ public final class KernelBuilder {
 
   /** Timer frequency (100 by default). */
   public KernelBuilder hz(int value) {
-    if (value < 1 || value > 10_000) {
-      throw new IllegalArgumentException("HZ must be 1..10000, got " + value);
+    // The PIT's 16-bit divisor LATCH = (1193180 + HZ/2) / HZ must fit: HZ >= 19.
+    if (value < 19 || value > 10_000) {
+      throw new IllegalArgumentException("HZ must be 19..10000 (the PIT divisor is 16 bits), got " + value);
     }
     this.hz = value;
     return this;

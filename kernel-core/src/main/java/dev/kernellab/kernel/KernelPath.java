@@ -355,7 +355,8 @@ public final class KernelPath {
      */
     public Builder condReschedLock(SpinLock lock, long revalidateNs) {
       return kernelOnly(
-          "cond_resched_lock", new SchedOps.CondReschedLock(lock, revalidateNs, null, 1));
+          "cond_resched_lock",
+          new SchedOps.CondReschedLock(new SpinLock[] {lock}, revalidateNs, null, 1));
     }
 
     /**
@@ -364,8 +365,17 @@ public final class KernelPath {
      * schedule, retake it and pay {@code revalidateNs}.
      */
     public Builder condReschedLock(SpinLock lock, long revalidateNs, Sysctl gate, int everyN) {
+      return condReschedLock(List.of(lock), revalidateNs, gate, everyN);
+    }
+
+    /**
+     * A lock break of several nested locks ({@code locks} outermost first): when due, all are
+     * dropped innermost first, and retaken outermost first after the reschedule.
+     */
+    public Builder condReschedLock(List<SpinLock> locks, long revalidateNs, Sysctl gate, int everyN) {
       return kernelOnly(
-          "cond_resched_lock", new SchedOps.CondReschedLock(lock, revalidateNs, gate, everyN));
+          "cond_resched_lock",
+          new SchedOps.CondReschedLock(locks.toArray(new SpinLock[0]), revalidateNs, gate, everyN));
     }
 
     /** {@code do_fork()}: a child named {@code comm} runs {@code program}. */

@@ -143,20 +143,22 @@ final class SchedOps {
   }
 
   /**
-   * A lock break: if a reschedule is due, drop the lock, schedule, retake it and revalidate.
-   * With {@code everyN > 1} only every N-th iteration looks (Morton's counted variants).
+   * A lock break: if a reschedule is due, drop the locks (innermost first), schedule, retake
+   * them (outermost first) and revalidate. With {@code everyN > 1} only every N-th iteration
+   * looks (Morton's counted variants). Nothing is dropped when no reschedule is due.
    */
   static final class CondReschedLock extends Op {
-    final SpinLock lock;
+    final SpinLock[] locks; // outermost first
     final long revalidateNs;
     final Sysctl gate;
     final int everyN;
 
-    CondReschedLock(SpinLock lock, long revalidateNs, Sysctl gate, int everyN) {
-      if (everyN < 1 || revalidateNs < 0) {
-        throw new IllegalArgumentException("lock break needs everyN >= 1 and revalidate >= 0");
+    CondReschedLock(SpinLock[] locks, long revalidateNs, Sysctl gate, int everyN) {
+      if (locks.length == 0 || everyN < 1 || revalidateNs < 0) {
+        throw new IllegalArgumentException(
+            "lock break needs a lock, everyN >= 1 and revalidate >= 0");
       }
-      this.lock = lock;
+      this.locks = locks.clone();
       this.revalidateNs = revalidateNs;
       this.gate = gate;
       this.everyN = everyN;
@@ -174,11 +176,13 @@ final class SchedOps {
             f.advance();
             return;
           }
-          k.release(c, ctx, lock, false);
+          for (int i = locks.length - 1; i >= 0; i--) {
+            k.release(c, ctx, locks[i], false);
+          }
           f.phase = 1;
         }
         case 1 -> {
-          k.addPreemptCount(c, -PreemptCount.PREEMPT_OFFSET, ctx);
+          k.addPreemptCount(c, -PreemptCount.PREEMPT_OFFSET * locks.length, ctx);
           f.phase = 2;
           k.preemptCheck(c, ctx);
         }
@@ -190,11 +194,16 @@ final class SchedOps {
           }
         }
         case 3 -> {
-          k.addPreemptCount(c, PreemptCount.PREEMPT_OFFSET, ctx);
+          k.addPreemptCount(c, PreemptCount.PREEMPT_OFFSET * locks.length, ctx);
+          f.iterationsLeft = 0; // index of the next lock to retake
           f.phase = 4;
         }
         case 4 -> {
-          if (k.tryAcquire(c, ctx, f, lock, false)) {
+          while (f.iterationsLeft < locks.length
+              && k.tryAcquire(c, ctx, f, locks[(int) f.iterationsLeft], false)) {
+            f.iterationsLeft++;
+          }
+          if (f.iterationsLeft == locks.length) {
             f.phase = 5;
           }
         }
@@ -204,8 +213,12 @@ final class SchedOps {
 
     @Override
     String describe() {
+      StringBuilder names = new StringBuilder();
+      for (SpinLock l : locks) {
+        names.append(names.length() == 0 ? "&" : ", &").append(l.name());
+      }
       String every = everyN > 1 ? ", every " + everyN : "";
-      return "cond_resched_lock(&" + lock.name() + every + ")"
+      return "cond_resched_lock(" + names + every + ")"
           + (gate == null ? "" : " [" + gate.name() + "]");
     }
   }
@@ -256,7 +269,11 @@ final class SchedOps {
     }
   }
 
-  /** {@code wake_up(wq)}, paying the policy's wake-up cost per task woken. */
+  /**
+   * {@code wake_up(wq)}, paying the policy's wake-up cost per task woken. In process context
+   * the wake-up ends in {@code spin_unlock_irqrestore} of the wait-queue and runqueue locks,
+   * which with CONFIG_PREEMPT is a preemption point.
+   */
   static final class WakeUp extends Op {
     final WaitQueue wq;
 
@@ -266,8 +283,14 @@ final class SchedOps {
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      int woken = k.wakeUpQueue(c, wq);
-      k.compute(c, f, woken * k.scheduler().wakeUpCostNs(), true);
+      if (f.phase == 0) {
+        int woken = k.wakeUpQueue(c, wq);
+        f.phase = 1;
+        k.compute(c, f, woken * k.scheduler().wakeUpCostNs(), false);
+        return;
+      }
+      f.advance();
+      k.preemptCheck(c, ctx);
     }
 
     @Override

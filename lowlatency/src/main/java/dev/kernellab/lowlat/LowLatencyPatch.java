@@ -8,6 +8,7 @@ import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.Sysctl;
 import dev.kernellab.paths.CatalogPatch;
 import dev.kernellab.paths.Kernel24Paths;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -39,9 +40,9 @@ public final class LowLatencyPatch implements CatalogPatch {
    * The patch does not edit paths: for each PatchedSite it builds a small hook path and hooks
    * it on the site (KernelBuilder.Patching.hookSite), so every loop at that site, in every path
    * of the catalog, runs it between iterations. A conditional schedule is
-   * condResched(gate). A lock break is condReschedLock(outer, revalidateNs, gate, everyN),
-   * with any inner locks dropped before it and retaken after (the patch drops and retakes
-   * them in the same order the loop holds them). condReschedLock releases the lock through the
+   * condResched(gate). A lock break is condReschedLock(locks, revalidateNs, gate, everyN): when
+   * it is due it drops every lock the loop holds, innermost first, and retakes them outermost
+   * first; when it is not due nothing is touched. condReschedLock releases the lock through the
    * kernel's normal unlock, so preempt_count drops and, with the preempt patch, the break is
    * itself a preemption point: the two patches compose without knowing each other, and the
    * break shortens the preempt-off region (reference 0, "combined").
@@ -132,15 +133,9 @@ public final class LowLatencyPatch implements CatalogPatch {
     if (ps.technique() == Technique.CONDITIONAL_SCHEDULE) {
       return b.condResched(gate).build();
     }
-    List<String> names = ps.locks();
-    for (int i = names.size() - 1; i >= 1; i--) {
-      b.spinUnlock(locks.apply(names.get(i)));
-    }
-    SpinLock outer = locks.apply(names.get(0));
-    b.condReschedLock(outer, ps.revalidateNs(), gate, ps.everyN());
-    for (int i = 1; i < names.size(); i++) {
-      b.spinLock(locks.apply(names.get(i)));
-    }
+    List<SpinLock> held = new ArrayList<>();
+    ps.locks().forEach(name -> held.add(locks.apply(name)));
+    b.condReschedLock(held, ps.revalidateNs(), gate, ps.everyN());
     return b.build();
   }
 
