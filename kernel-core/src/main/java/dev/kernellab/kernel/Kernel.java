@@ -122,8 +122,7 @@ public final class Kernel implements SchedulerHost {
         KernelPath.of(
             "kernel/sched.c", "schedule", false,
             new SchedOps.ScheduleEntry(),
-            new FlowOps.DynamicCompute(
-                "scheduler policy", (k, c) -> k.scheduler.scheduleCostNs(c.id)),
+            new SchedOps.PolicyCost(),
             new SchedOps.Switch(),
             new SchedOps.SwitchCost(),
             new SchedOps.ScheduleTail());
@@ -324,6 +323,8 @@ public final class Kernel implements SchedulerHost {
     ExecContext.Frame f = t.context.push(retFromFork, false);
     f.scratch = 1; // the first run pays a context switch
     t.context.saveIrqFlag(true);
+    // do_fork: a child starts with preempt_count 1, dropped by schedule_tail() on its first run.
+    t.preemptCount = PreemptCount.PREEMPT_OFFSET;
   }
 
   void forkTask(KernelCpu c, String comm, KernelPath program) {

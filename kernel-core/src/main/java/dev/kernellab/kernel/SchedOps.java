@@ -28,11 +28,15 @@ final class SchedOps {
     }
   }
 
-  /** Entry of {@code schedule()}: the debug checks, then interrupts off (runqueue lock). */
+  /**
+   * Entry of {@code schedule()}: the debug checks, {@code preempt_disable()} (the patched
+   * schedule() is not itself preemptible), then interrupts off for the runqueue lock.
+   */
   static final class ScheduleEntry extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       k.scheduleEntryChecks(c, ctx);
+      k.addPreemptCount(c, PreemptCount.PREEMPT_OFFSET, ctx);
       ctx.saveIrqFlag(c.cpu.interruptsEnabled());
       k.irqDisable(c, ctx);
       f.advance();
@@ -40,7 +44,43 @@ final class SchedOps {
 
     @Override
     String describe() {
-      return "schedule: spin_lock_irq(&runqueue_lock)";
+      return "schedule: preempt_disable(); spin_lock_irq(&runqueue_lock)";
+    }
+  }
+
+  /**
+   * The policy's work: under the runqueue lock with interrupts off, then (2.4's epoch
+   * recalculation) with the lock dropped and interrupts on.
+   */
+  static final class PolicyCost extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      switch (f.phase) {
+        case 0 -> {
+          long locked = k.scheduler().scheduleCostNs(c.id);
+          f.scratch = k.scheduler().unlockedScheduleCostNs(c.id);
+          f.phase = 1;
+          k.compute(c, f, locked, false);
+        }
+        case 1 -> {
+          if (f.scratch <= 0) {
+            f.advance();
+            return;
+          }
+          f.phase = 2;
+          k.irqEnable(c, ctx);
+          k.compute(c, f, f.scratch, false);
+        }
+        default -> {
+          k.irqDisable(c, ctx);
+          f.advance();
+        }
+      }
+    }
+
+    @Override
+    String describe() {
+      return "schedule: pick (goodness loop / bitmap); recalculate with the lock dropped";
     }
   }
 
@@ -76,11 +116,15 @@ final class SchedOps {
     }
   }
 
-  /** End of {@code schedule()}: interrupts back as they were; loop while need_resched. */
+  /**
+   * End of {@code schedule()}, run by the task switched to: interrupts back as they were when
+   * it entered schedule(), {@code preempt_enable_no_resched()}, and again while need_resched.
+   */
   static final class ScheduleTail extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       k.irqRestore(c, ctx, ctx.restoreIrqFlag());
+      k.addPreemptCount(c, -PreemptCount.PREEMPT_OFFSET, ctx);
       if (c.current.needResched()) {
         f.pc = 0;
         f.phase = 0;

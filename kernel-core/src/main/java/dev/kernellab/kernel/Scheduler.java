@@ -83,6 +83,16 @@ public interface Scheduler {
    */
   long scheduleCostNs(int cpu);
 
+  /**
+   * The part of the coming {@code schedule()}'s policy work done with the runqueue lock dropped
+   * and interrupts enabled, ns: 2.4.17 drops {@code runqueue_lock} with
+   * {@code spin_unlock_irq} around its epoch recalculation over all tasks. Asked right after
+   * {@link #scheduleCostNs}, which then covers only the work under the lock. Default: none.
+   */
+  default long unlockedScheduleCostNs(int cpu) {
+    return 0;
+  }
+
   /** What one {@code try_to_wake_up} costs, ns. */
   long wakeUpCostNs();
 

@@ -164,7 +164,13 @@ public final class GoodnessScheduler implements Scheduler {
 
   @Override
   public long scheduleCostNs(int cpu) {
-    return loop.costNs(cpu);
+    return loop.costNs(cpu, false);
+  }
+
+  /** 2.4.17 recalculates the counters with runqueue_lock dropped and interrupts enabled. */
+  @Override
+  public long unlockedScheduleCostNs(int cpu) {
+    return loop.costNs(cpu, true);
   }
 
   /** The list insert and reschedule_idle()'s read of every CPU's schedule_data. */

@@ -137,10 +137,12 @@ final class ScheduleLoop {
 
   /**
    * The pick the next schedule() on {@code cpu} will make, priced: one list walk, and if no
-   * candidate will have positive goodness, the recalculation over all tasks and a second walk.
-   * A current task that has blocked is not counted, whether or not it was deactivated yet.
+   * candidate will have positive goodness, a second walk after the recalculation ({@code
+   * unlocked} false: the work under runqueue_lock), or the recalculation over all tasks itself,
+   * done with the lock dropped and interrupts on ({@code unlocked} true). A current task that
+   * has blocked is not counted, whether or not it was deactivated yet.
    */
-  long costNs(int cpu) {
+  long costNs(int cpu, boolean unlocked) {
     Task prev = data.curr(cpu);
     GoodnessEntity pe = GoodnessEntity.of(prev);
     boolean prevLeaves = pe.onRunqueue && prev.state() != TaskState.RUNNING
@@ -149,11 +151,11 @@ final class ScheduleLoop {
     long walkNs = (long) (runqueue.size() - (prevLeaves ? 1 : 0))
         * GoodnessTunables.SCAN_LOADS_PER_TASK * host.costs().l2HitNs();
     if (bestWeight != 0) {
-      return walkNs;
+      return unlocked ? 0 : walkNs;
     }
     long recalcNs = (long) host.allTasks().size()
         * GoodnessTunables.RECALC_MEMORY_LOADS_PER_TASK * host.costs().memoryNs();
-    return walkNs + recalcNs + walkNs;
+    return unlocked ? recalcNs : walkNs + walkNs;
   }
 
   /** Epoch recalculations so far. */

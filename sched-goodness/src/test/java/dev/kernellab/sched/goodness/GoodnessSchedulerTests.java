@@ -185,7 +185,11 @@ class GoodnessSchedulerTests {
     assertThat(counter(t)).isZero();
     long oneWalk = GoodnessTunables.SCAN_LOADS_PER_TASK * one.costs().l2HitNs();
     assertThat(one.scheduler().scheduleCostNs(0))
-        .as("walk, recalculate one task, walk again")
-        .isEqualTo(oneWalk + one.costs().memoryNs() + oneWalk);
+        .as("under runqueue_lock: walk, then walk again after the recalculation")
+        .isEqualTo(oneWalk + oneWalk);
+    assertThat(one.scheduler().unlockedScheduleCostNs(0))
+        .as("lock dropped, interrupts on: recalculate the one task")
+        .isEqualTo(one.costs().memoryNs());
+    assertThat(h.scheduler().unlockedScheduleCostNs(0)).as("no recalculation due").isZero();
   }
 }
