@@ -966,6 +966,14 @@ public final class Kernel implements SchedulerHost {
     return cpus[i];
   }
 
+  /**
+   * What patches run between the iterations of loops at {@code site} in this kernel, if
+   * anything (the lab's site listing, tests of patches).
+   */
+  public java.util.Optional<KernelPath> hookAt(Site site) {
+    return java.util.Optional.ofNullable(siteHooks.get(site));
+  }
+
   /** The task with pid {@code pid}, or null if none lives. */
   public Task task(int pid) {
     for (Task t : tasks) {

@@ -1,5 +1,6 @@
 package dev.kernellab.kernel;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kernellab.hw.CostTable;
@@ -112,13 +113,19 @@ class DebugCheckTests {
 
   @Test
   void checksCanBeSwitchedOff() {
-    SpinLock l = SpinLock.spin("dcache_lock");
-    new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
-        .scheduler(new SimpleRoundRobinScheduler())
-        .debugChecks(DebugChecks.none())
-        .task(TaskSpec.user("t", KernelPath.userProgram("t").syscall(
-            k("tolerated").spinLock(l).compute(MS).spinUnlock(l).build()).build()))
-        .build()
-        .run(5 * MS);
+    // The same leak that returningToUserWithALockHeldIsReported turns into a bug.
+    SpinLock l = SpinLock.spin("tasklist_lock");
+    Kernel k =
+        new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
+            .scheduler(new SimpleRoundRobinScheduler())
+            .debugChecks(DebugChecks.none())
+            .task(TaskSpec.user("t", KernelPath.userProgram("t")
+                .syscall(k("leaky_syscall").spinLock(l).compute(MS).build())
+                .compute(MS)
+                .build()))
+            .build();
+    k.run(5 * MS);
+    assertThat(l.isHeldExclusive()).isTrue();
+    assertThat(k.machine().cpu(0).computeNs()).isEqualTo(2 * MS);
   }
 }

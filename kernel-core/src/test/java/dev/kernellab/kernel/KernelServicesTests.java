@@ -100,6 +100,46 @@ class KernelServicesTests {
     assertThat(rig2.latencies).containsExactly(copy - MS);
   }
 
+  /** hdparm -u1: the IDE handler re-enables interrupts, so the RTC handler runs at once. */
+  @Test
+  void unmaskIrqLetsOtherInterruptsInDuringThePioCopy() {
+    for (boolean unmask : new boolean[] {false, true}) {
+      MachineSpec pio = MachineSpec.uniprocessor().withCosts(CostTable.zero())
+          .withDisk(DiskSpec.ata7200rpm().withPio(unmask));
+      List<Long> handlerDelay = new ArrayList<>();
+      KernelPath rtc =
+          KernelPath.path("drivers/char/rtc.c", "rtc_interrupt")
+              .effect("read register C, note the delay", c -> {
+                c.machine().rtc().readRegisterC();
+                handlerDelay.add(c.now() - c.machine().ioApic().lastAssertNs(Rtc.IRQ));
+              })
+              .build();
+      KernelPath reader =
+          KernelPath.userProgram("reader")
+              .syscall(KernelPath.path("fs/buffer.c", "bread")
+                  .diskIo(Distribution.fixed(0), Distribution.fixed(256), false).build())
+              .build();
+      Kernel k =
+          new KernelBuilder(pio, 5)
+              .scheduler(new SimpleRoundRobinScheduler())
+              .requestIrq(Rtc.IRQ, "rtc", rtc, true)
+              .task(TaskSpec.user("reader", reader))
+              .build();
+      k.run(60 * MS);
+      long completion = k.machine().ioApic().lastAssertNs(14);
+      Kernel k2 =
+          new KernelBuilder(pio, 5)
+              .scheduler(new SimpleRoundRobinScheduler())
+              .requestIrq(Rtc.IRQ, "rtc", rtc, true)
+              .task(TaskSpec.user("reader", reader))
+              .build();
+      RtcProbeRig.assertRtcAt(k2, completion + MS);
+      k2.run(80 * MS);
+      long copy = pio.disk().pioCopyNs(256);
+      assertThat(handlerDelay).as("unmask=%s", unmask).containsExactly(unmask ? 0 : copy - MS);
+    }
+  }
+
   @Test
   void forkedChildrenRunAndExitedTasksAreReaped() {
     List<String> ran = new ArrayList<>();

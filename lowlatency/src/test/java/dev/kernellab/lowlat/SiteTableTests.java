@@ -45,11 +45,18 @@ class SiteTableTests {
     Kernel24Paths paths = Kernel24Paths.withDefaults();
     paths.install(installed);
     installed.patch("lowlat");
-    assertThat(installed.build()).isNotNull();
+    dev.kernellab.kernel.Kernel k = installed.build();
+    for (PatchedSite ps : LowLatencySites.TABLE) {
+      assertThat(k.hookAt(ps.site())).as("%s hooked", ps.site()).isPresent();
+    }
+    PatchedSite prune = LowLatencySites.TABLE.stream()
+        .filter(ps -> ps.site().function().equals("prune_dcache")).findFirst().orElseThrow();
+    assertThat(k.hookAt(prune.site()).orElseThrow().listing())
+        .containsExactly("cond_resched_lock(&dcache_lock, every 100) [kernel/lowlatency]");
     KernelBuilder bound = new KernelBuilder(MachineSpec.uniprocessor(), 1)
         .scheduler(new SimpleRoundRobinScheduler());
     catalog.patch(bound, "lowlat");
-    assertThat(bound.build()).isNotNull();
+    assertThat(bound.build().hookAt(prune.site())).isPresent();
   }
 
   @Test

@@ -79,6 +79,41 @@ class PreemptKernelPatchTests {
     assertThat(latency(k, MS, false)).isEqualTo(4 * MS);
   }
 
+  /** A wake-up from process context ends in spin_unlock_irqrestore: a preemption point. */
+  @Test
+  void aWakeUpInProcessContextPreemptsAtOnce() {
+    for (boolean patched : new boolean[] {false, true}) {
+      dev.kernellab.kernel.WaitQueue wq = new dev.kernellab.kernel.WaitQueue("pipe_wait");
+      boolean[] ready = {false};
+      java.util.List<Long> ran = new java.util.ArrayList<>();
+      KernelPath waiter =
+          KernelPath.userProgram("P")
+              .syscall(KernelPath.path("fs/pipe.c", "pipe_read").waitEvent(wq, () -> ready[0]).build())
+              .probe((c, t, now) -> ran.add(now))
+              .build();
+      KernelPath writer =
+          KernelPath.userProgram("B")
+              .syscall(KernelPath.path("fs/pipe.c", "pipe_write")
+                  .compute(MS)
+                  .effect("data in the pipe", c -> ready[0] = true)
+                  .wakeUp(wq)
+                  .compute(5 * MS)
+                  .build())
+              .build();
+      KernelBuilder b =
+          new KernelBuilder(dev.kernellab.hw.MachineSpec.uniprocessor()
+                  .withCosts(dev.kernellab.hw.CostTable.zero()), 1)
+              .scheduler(new SimpleRoundRobinScheduler())
+              .task(dev.kernellab.kernel.TaskSpec.user("P", waiter).fifo(50))
+              .task(dev.kernellab.kernel.TaskSpec.user("B", writer));
+      if (patched) {
+        b.patch(new PreemptKernelPatch());
+      }
+      b.build().run(10 * MS);
+      assertThat(ran).as("patched=%s", patched).containsExactly(patched ? MS : 6 * MS);
+    }
+  }
+
   @Test
   void preemptActiveKeepsAHalfAsleepTaskOnTheRunqueue() {
     KernelPath k =
