@@ -121,7 +121,7 @@ final class FlowOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
       action.run(c);
-      k.preemptCheck(c, ctx);
+      c.preemptCheck(ctx);
     }
 
     @Override

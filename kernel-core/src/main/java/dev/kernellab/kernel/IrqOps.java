@@ -17,7 +17,7 @@ final class IrqOps {
   static final class IrqDisable extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      k.irqDisable(c, ctx);
+      c.irqDisable(ctx);
       f.advance();
     }
 
@@ -31,7 +31,7 @@ final class IrqOps {
   static final class IrqEnable extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      k.irqEnable(c, ctx);
+      c.irqEnable(ctx);
       f.advance();
     }
 
@@ -46,7 +46,7 @@ final class IrqOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       ctx.saveIrqFlag(c.cpu.interruptsEnabled());
-      k.irqDisable(c, ctx);
+      c.irqDisable(ctx);
       f.advance();
     }
 
@@ -60,7 +60,7 @@ final class IrqOps {
   static final class IrqRestore extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      k.irqRestore(c, ctx, ctx.restoreIrqFlag());
+      c.irqRestore(ctx, ctx.restoreIrqFlag());
       f.advance();
     }
 
@@ -74,7 +74,7 @@ final class IrqOps {
   static final class PreemptDisable extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      k.addPreemptCount(c, PreemptCount.PREEMPT_OFFSET, ctx);
+      c.addPreemptCount(PreemptCount.PREEMPT_OFFSET, ctx);
       f.advance();
     }
 
@@ -94,10 +94,10 @@ final class IrqOps {
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      k.addPreemptCount(c, -PreemptCount.PREEMPT_OFFSET, ctx);
+      c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET, ctx);
       f.advance();
       if (resched) {
-        k.preemptCheck(c, ctx);
+        c.preemptCheck(ctx);
       }
     }
 
@@ -111,7 +111,7 @@ final class IrqOps {
   static final class BhDisable extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      k.addPreemptCount(c, PreemptCount.SOFTIRQ_OFFSET, ctx);
+      c.addPreemptCount(PreemptCount.SOFTIRQ_OFFSET, ctx);
       f.advance();
     }
 
@@ -127,11 +127,11 @@ final class IrqOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (f.phase == 0) {
         f.phase = 1;
-        k.bhEnable(c, ctx);
+        c.bhEnable(ctx);
         return;
       }
       f.advance();
-      k.preemptCheck(c, ctx);
+      c.preemptCheck(ctx);
     }
 
     @Override
@@ -170,7 +170,7 @@ final class IrqOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       c.cpu.eoi();
-      k.addPreemptCount(c, PreemptCount.HARDIRQ_OFFSET, ctx);
+      c.addPreemptCount(PreemptCount.HARDIRQ_OFFSET, ctx);
       k.traceIrqEntry(c, ctx.vector);
       f.advance();
     }
@@ -238,7 +238,7 @@ final class IrqOps {
   static final class IrqExit extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      k.addPreemptCount(c, -PreemptCount.HARDIRQ_OFFSET, ctx);
+      c.addPreemptCount(-PreemptCount.HARDIRQ_OFFSET, ctx);
       k.traceIrqExit(c, ctx.vector);
       f.advance();
       if (!c.inInterrupt() && c.softirqPending != 0) {
@@ -275,7 +275,7 @@ final class IrqOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (f.phase == 0) {
         int pending = c.softirqPending;
-        k.addPreemptCount(c, PreemptCount.SOFTIRQ_OFFSET, ctx);
+        c.addPreemptCount(PreemptCount.SOFTIRQ_OFFSET, ctx);
         k.traceSoftirqEntry(c, pending);
         f.iterationsLeft = ~pending & 0xffff; // mask: softirqs not yet run this time
         f.scratch = pending;
@@ -284,7 +284,7 @@ final class IrqOps {
         f.phase = 1;
       } else {
         // Back from a handler: softirq handlers run with interrupts on and must leave them so.
-        k.checkSoftirqReturn(c, ctx);
+        k.checks.checkSoftirqReturn(c, ctx);
       }
       if (f.scratch != 0) {
         int nr = Long.numberOfTrailingZeros(f.scratch);
@@ -304,7 +304,7 @@ final class IrqOps {
         c.cpu.sti();
         return;
       }
-      k.addPreemptCount(c, -PreemptCount.SOFTIRQ_OFFSET, ctx);
+      c.addPreemptCount(-PreemptCount.SOFTIRQ_OFFSET, ctx);
       k.traceSoftirqExit(c);
       if (pending != 0) {
         k.wakeKsoftirqd(c);

@@ -7,12 +7,10 @@ import dev.kernellab.hw.CpuListener;
 import dev.kernellab.hw.Machine;
 import dev.kernellab.hw.Pit;
 import dev.kernellab.hw.Vectors;
-import dev.kernellab.hw.sim.EventQueue;
 import dev.kernellab.hw.sim.Simulation;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -66,9 +64,9 @@ public final class Kernel implements SchedulerHost {
   private final Machine machine;
   private final Simulation sim;
   private final Scheduler scheduler;
-  private final PreemptionModel preemption;
-  private final Tracer tracer;
-  private final DebugChecks debug;
+  final PreemptionModel preemption;
+  final Tracer tracer;
+  final DebugChecks debug;
   private final int hz;
   private final CostTable costs;
   private final KernelCpu[] cpus;
@@ -77,16 +75,16 @@ public final class Kernel implements SchedulerHost {
   private final Map<Site, KernelPath> siteHooks; // lookups only
   private final IrqAction[] vectorActions = new IrqAction[Vectors.COUNT];
   private final KernelPath[] softirqHandlers = new KernelPath[Softirq.values().length];
-  private final EventQueue timerList = new EventQueue(16); // keyed by expiry in jiffies
-  private final LockOrder lockOrder = new LockOrder();
+  private final TimerList timers = new TimerList();
   private final Task[] ksoftirqd;
   final boolean[] irqInProgress = new boolean[Vectors.COUNT]; // IRQ_INPROGRESS, by vector
   final boolean[] irqPending = new boolean[Vectors.COUNT]; // IRQ_PENDING, by vector
   private long jiffies = 1;
   private int nextPid = 1;
   private int thisCpu;
-  private KernelCpu timerCpu;
 
+  final SpinLocks locks;
+  final KernelChecks checks;
   final KernelPath schedulePath;
   final KernelPath preemptSchedulePath;
   final KernelPath systemCallEntry;
@@ -117,6 +115,8 @@ public final class Kernel implements SchedulerHost {
           new KernelCpu(this, i, machine.cpu(i), sim.randoms().stream("cpu" + i + ".irq"));
     }
     this.ksoftirqd = new Task[cpus.length];
+    this.locks = new SpinLocks(this, cpus, sim, tracer, debug);
+    this.checks = new KernelChecks(this, debug);
 
     schedulePath =
         KernelPath.of(
@@ -133,9 +133,9 @@ public final class Kernel implements SchedulerHost {
             "arch/i386/kernel/entry.S", "system_call", false,
             new FlowOps.Compute(Distribution.fixed(costs.syscallEntryNs())));
     retFromSysCall =
-        KernelPath.of("arch/i386/kernel/entry.S", "ret_from_sys_call", false, new SchedOps.RetToUser(true));
+        KernelPath.of("arch/i386/kernel/entry.S", "ret_from_sys_call", false, new TaskOps.RetToUser(true));
     retFromIntrToUser =
-        KernelPath.of("arch/i386/kernel/entry.S", "ret_from_intr", false, new SchedOps.RetToUser(false));
+        KernelPath.of("arch/i386/kernel/entry.S", "ret_from_intr", false, new TaskOps.RetToUser(false));
     interruptPath =
         KernelPath.of(
             "arch/i386/kernel/irq.c", "do_IRQ", false,
@@ -146,12 +146,12 @@ public final class Kernel implements SchedulerHost {
             new FlowOps.Compute(Distribution.fixed(costs.irqExitNs())),
             new IrqOps.Iret());
     softirqPath = KernelPath.of("kernel/softirq.c", "do_softirq", false, new IrqOps.DoSoftirq());
-    idlePath = KernelPath.of("arch/i386/kernel/process.c", "cpu_idle", false, new SchedOps.Idle());
+    idlePath = KernelPath.of("arch/i386/kernel/process.c", "cpu_idle", false, new TaskOps.Idle());
     retFromFork =
         KernelPath.of(
             "arch/i386/kernel/entry.S", "ret_from_fork", false,
             new SchedOps.SwitchCost(), new SchedOps.ScheduleTail());
-    exitPath = KernelPath.of("kernel/exit.c", "do_exit", false, new SchedOps.Exit());
+    exitPath = KernelPath.of("kernel/exit.c", "do_exit", false, new TaskOps.Exit());
     vectorActions[machine.ioApic().vectorOf(IdeDisk.IRQ)] =
         new IrqAction("ide0", IoOps.ideInterrupt(machine.disk()), true);
     b.irqActions().forEach((irq, a) -> vectorActions[machine.ioApic().vectorOf(irq)] = a);
@@ -177,7 +177,7 @@ public final class Kernel implements SchedulerHost {
     if (b.ksoftirqd()) {
       for (KernelCpu c : cpus) {
         KernelPath loop =
-            KernelPath.of("kernel/softirq.c", "ksoftirqd", false, new SchedOps.Ksoftirqd());
+            KernelPath.of("kernel/softirq.c", "ksoftirqd", false, new TaskOps.Ksoftirqd());
         ksoftirqd[c.id] =
             spawn(TaskSpec.kernelThread("ksoftirqd_CPU" + c.id, loop).nice(19).onCpu(c.id)
                 .allowedOn(1L << c.id));
@@ -246,24 +246,17 @@ public final class Kernel implements SchedulerHost {
   }
 
   private void runTimerList(KernelCpu c) {
-    timerCpu = c;
-    while (!timerList.isEmpty() && timerList.peekTime() <= jiffies) {
-      dev.kernellab.hw.sim.Event e = timerList.poll();
-      timerByEvent(e).function.run(c);
-    }
-  }
-
-  private final Map<dev.kernellab.hw.sim.Event, KernelTimer> timersByEvent = new IdentityHashMap<>();
-
-  private KernelTimer timerByEvent(dev.kernellab.hw.sim.Event e) {
-    return timersByEvent.get(e);
+    timers.runExpired(c, jiffies);
   }
 
   /** {@code mod_timer(timer, expires)}: (re)arms {@code timer} for jiffy {@code expires}. */
   public void modTimer(KernelTimer timer, long expires) {
-    timersByEvent.putIfAbsent(timer.entry, timer);
-    timerList.remove(timer.entry);
-    timerList.add(timer.entry, expires);
+    timers.mod(timer, expires);
+  }
+
+  /** {@code del_timer(timer)}. Returns whether it was armed. */
+  public boolean delTimer(KernelTimer timer) {
+    return timers.del(timer);
   }
 
   KernelTimer timeoutTimer(Task t) {
@@ -278,11 +271,6 @@ public final class Kernel implements SchedulerHost {
       t.io = new IoOps.TaskIo(t);
     }
     return t.io;
-  }
-
-  /** {@code del_timer(timer)}. Returns whether it was armed. */
-  public boolean delTimer(KernelTimer timer) {
-    return timerList.remove(timer.entry);
   }
 
   // ---- tasks ----------------------------------------------------------------------------------
@@ -343,29 +331,6 @@ public final class Kernel implements SchedulerHost {
     scheduler.wakeUpNewTask(child, parent);
   }
 
-  void checkExit(KernelCpu c) {
-    Task t = c.current;
-    if (debug.preemptCount() && PreemptCount.inAtomic(t.preemptCount)) {
-      throw bug(c, "exit with preempt_count", t + " exited with " + PreemptCount.describe(t.preemptCount));
-    }
-  }
-
-  void checkSoftirqReturn(KernelCpu c, ExecContext ctx) {
-    if (debug.preemptCount() && !c.cpu.interruptsEnabled()) {
-      throw bug(c, "softirq with interrupts off",
-          "a softirq handler left interrupts disabled (" + ctx.currentPath() + ")");
-    }
-  }
-
-  void checkUserReturn(KernelCpu c) {
-    Task t = c.current;
-    if (debug.preemptCount() && t.preemptCount != 0) {
-      throw bug(c, "return to user with preempt_count",
-          t + " leaves " + callerOf(t.context) + " with " + PreemptCount.describe(t.preemptCount)
-              + heldLocks(c));
-    }
-  }
-
   private void reap(Task zombie) {
     Task reaper = zombie.parent != null && zombie.parent.state() != TaskState.DEAD ? zombie.parent : null;
     if (reaper != null) {
@@ -374,8 +339,7 @@ public final class Kernel implements SchedulerHost {
     zombie.setState(TaskState.DEAD);
     tasks.remove(zombie);
     if (zombie.timeout != null) {
-      delTimer(zombie.timeout);
-      timersByEvent.remove(zombie.timeout.entry);
+      timers.forget(zombie.timeout);
     }
   }
 
@@ -602,172 +566,6 @@ public final class Kernel implements SchedulerHost {
     }
   }
 
-  // ---- interrupt flag, preempt count, bottom halves ---------------------------------------------
-
-  void irqDisable(KernelCpu c, ExecContext ctx) {
-    if (c.cpu.interruptsEnabled()) {
-      c.irqsOffSinceNs = now();
-      if (tracer != null) {
-        tracer.irqsOff(now(), c.id, ctx.currentPath());
-      }
-    }
-    c.cpu.cli();
-  }
-
-  void irqEnable(KernelCpu c, ExecContext ctx) {
-    if (!c.cpu.interruptsEnabled() && tracer != null) {
-      tracer.irqsOn(now(), c.id, ctx.currentPath(), now() - c.irqsOffSinceNs);
-    }
-    c.cpu.sti();
-  }
-
-  void irqRestore(KernelCpu c, ExecContext ctx, boolean enabled) {
-    if (enabled) {
-      irqEnable(c, ctx);
-    } else {
-      irqDisable(c, ctx);
-    }
-  }
-
-  void addPreemptCount(KernelCpu c, int delta, ExecContext ctx) {
-    Task t = c.current;
-    int before = t.preemptCount;
-    int after = before + delta;
-    if (delta < 0 && debug.preemptCount()) {
-      int down = -delta;
-      int mask = down < PreemptCount.SOFTIRQ_OFFSET ? PreemptCount.PREEMPT_MASK
-          : down < PreemptCount.HARDIRQ_OFFSET ? PreemptCount.SOFTIRQ_MASK
-          : PreemptCount.HARDIRQ_MASK;
-      if ((before & mask) < down) {
-        throw bug(c, "preempt_count underflow", t + ": " + PreemptCount.describe(before) + " - " + down);
-      }
-    }
-    t.preemptCount = after;
-    int b = before & ~PreemptCount.PREEMPT_ACTIVE;
-    int a = after & ~PreemptCount.PREEMPT_ACTIVE;
-    if (b == 0 && a != 0) {
-      c.preemptOffSinceNs = now();
-      if (tracer != null) {
-        tracer.preemptOff(now(), c.id, ctx.currentPath());
-      }
-    } else if (b != 0 && a == 0 && tracer != null) {
-      tracer.preemptOn(now(), c.id, ctx.currentPath(), now() - c.preemptOffSinceNs);
-    }
-  }
-
-  /** After a count drop: {@code preempt_schedule()} if the model says so. */
-  void preemptCheck(KernelCpu c, ExecContext ctx) {
-    Task t = c.current;
-    if (t.preemptCount == 0 && !t.isIdle() && ctx.kind == ExecContext.Kind.TASK
-        && preemption.preemptOnEnable(c, t)) {
-      pushFrame(c, ctx, preemptSchedulePath, false);
-    }
-  }
-
-  void bhEnable(KernelCpu c, ExecContext ctx) {
-    addPreemptCount(c, -PreemptCount.SOFTIRQ_OFFSET, ctx);
-    if (!c.inInterrupt() && c.softirqPending != 0) {
-      pushSoftirqContext(c);
-    }
-  }
-
-  // ---- locks ----------------------------------------------------------------------------------
-
-  /** The raw lock: true if taken now; otherwise the CPU spins and the operation retries. */
-  boolean tryAcquire(KernelCpu c, ExecContext ctx, ExecContext.Frame f, SpinLock lock, boolean read) {
-    boolean smp = cpus.length > 1;
-    boolean free = read ? lock.writerCpu < 0 : lock.writerCpu < 0 && lock.readers == 0;
-    if (smp && !free) {
-      if (debug.lockOwnership() && lock.writerCpu == c.id) {
-        throw bug(c, "spinlock recursion", lock + " already held by this CPU, taken again by " + ctx.currentPath());
-      }
-      if (!f.spinning) {
-        f.spinning = true;
-        f.scratch = now(); // when the spin started
-        if (tracer != null) {
-          tracer.lockContend(now(), c.id, lock, ctx.currentPath());
-        }
-      }
-      lock.addSpinner(c.id);
-      c.cpu.startSpin();
-      return false;
-    }
-    long spun = f.spinning ? now() - f.scratch : 0;
-    f.spinning = false;
-    f.scratch = 0;
-    lock.removeSpinner(c.id);
-    if (read) {
-      if (lock.readers == 0) {
-        lock.recordAcquire(now(), ctx.currentPath(), spun > 0);
-      }
-      lock.readers++;
-    } else if (lock.writerCpu < 0) {
-      lock.writerCpu = c.id;
-      lock.recordAcquire(now(), ctx.currentPath(), spun > 0);
-    } else {
-      lock.nested++; // UP: the lock compiles away; a nested taker on the same CPU is not a wait
-    }
-    if (debug.lockOrder()) {
-      for (int i = 0; i < c.heldCount; i++) {
-        if (c.held[i] != lock && !lockOrder.record(c.held[i], lock)) {
-          throw bug(c, "lock order inversion",
-              lock + " taken while holding " + c.held[i] + " in " + ctx.currentPath()
-                  + ", but elsewhere " + c.held[i] + " is taken while holding " + lock);
-        }
-      }
-    }
-    if (c.heldCount < c.held.length) {
-      c.held[c.heldCount++] = lock;
-    }
-    if (tracer != null) {
-      tracer.lockAcquire(now(), c.id, lock, ctx.currentPath(), spun);
-    }
-    return true;
-  }
-
-  /** The raw unlock, with ownership checks, statistics and a kick to the first spinner. */
-  void release(KernelCpu c, ExecContext ctx, SpinLock lock, boolean read) {
-    if (read) {
-      if (lock.readers == 0) {
-        throw bug(c, "unlock of unheld lock", "read_unlock(" + lock + ") with no reader in " + ctx.currentPath());
-      }
-      if (--lock.readers == 0) {
-        lock.recordRelease(now());
-      }
-    } else if (lock.nested > 0) {
-      lock.nested--;
-    } else {
-      if (debug.lockOwnership() && lock.writerCpu < 0) {
-        throw bug(c, "unlock of unheld lock", lock + " is not held, unlocked by " + ctx.currentPath());
-      }
-      if (debug.lockOwnership() && lock.writerCpu != c.id) {
-        throw bug(c, "unlock by another CPU", lock + " held by cpu" + lock.writerCpu + ", unlocked on cpu" + c.id);
-      }
-      long held = now() - lock.acquiredNs;
-      lock.recordRelease(now());
-      lock.writerCpu = -1;
-      if (tracer != null) {
-        tracer.lockRelease(now(), c.id, lock, ctx.currentPath(), held);
-      }
-    }
-    for (int i = c.heldCount - 1; i >= 0; i--) {
-      if (c.held[i] == lock) {
-        System.arraycopy(c.held, i + 1, c.held, i, c.heldCount - i - 1);
-        c.heldCount--;
-        break;
-      }
-    }
-    // Every spinner retries at this instant, in the order they started to spin; the first to
-    // run takes the lock and the others spin on. (A kick to a CPU that is in an interrupt
-    // handler, or no longer spinning, does nothing: it retries when it resumes.)
-    for (int i = 0; i < lock.spinnerCount; i++) {
-      KernelCpu s = cpus[lock.spinners[i]];
-      if (!s.kick.isScheduled()) {
-        sim.scheduleAfter(s.kick, 0);
-      }
-    }
-  }
-
   // ---- schedule() -----------------------------------------------------------------------------
 
   void callSchedule(KernelCpu c, ExecContext ctx) {
@@ -775,39 +573,6 @@ public final class Kernel implements SchedulerHost {
       throw bug(c, "Scheduling in interrupt", "schedule() called from " + ctx.kind + " context in " + ctx.currentPath());
     }
     pushFrame(c, ctx, schedulePath, false);
-  }
-
-  void scheduleEntryChecks(KernelCpu c, ExecContext ctx) {
-    Task t = c.current;
-    if (!debug.atomicSchedule()) {
-      return;
-    }
-    if (PreemptCount.inInterrupt(t.preemptCount)) {
-      throw bug(c, "Scheduling in interrupt", t + " " + PreemptCount.describe(t.preemptCount));
-    }
-    if (PreemptCount.inAtomic(t.preemptCount)) {
-      throw bug(c, "scheduling while atomic",
-          t + " " + PreemptCount.describe(t.preemptCount) + heldLocks(c) + ", called from "
-              + callerOf(ctx));
-    }
-    if (t.state().isSleeping() && !c.cpu.interruptsEnabled()) {
-      throw bug(c, "sleeping with interrupts off", t + " in " + callerOf(ctx));
-    }
-  }
-
-  private String heldLocks(KernelCpu c) {
-    if (c.heldCount == 0) {
-      return "";
-    }
-    StringBuilder sb = new StringBuilder(", holding");
-    for (int i = 0; i < c.heldCount; i++) {
-      sb.append(' ').append(c.held[i]);
-    }
-    return sb.toString();
-  }
-
-  private static KernelPath callerOf(ExecContext ctx) {
-    return ctx.depth >= 2 ? ctx.frame(ctx.depth - 2).path : ctx.currentPath();
   }
 
   /** The generic half of schedule(): returns true if the CPU switched to another task. */

@@ -111,4 +111,73 @@ public final class KernelCpu {
   public String toString() {
     return "cpu" + id;
   }
+
+  // ---- interrupt flag, preempt count, bottom halves: run by the CPU's current code ----
+
+  void irqDisable(ExecContext ctx) {
+    if (cpu.interruptsEnabled()) {
+      irqsOffSinceNs = kernel.now();
+      if (kernel.tracer != null) {
+        kernel.tracer.irqsOff(kernel.now(), id, ctx.currentPath());
+      }
+    }
+    cpu.cli();
+  }
+
+  void irqEnable(ExecContext ctx) {
+    if (!cpu.interruptsEnabled() && kernel.tracer != null) {
+      kernel.tracer.irqsOn(kernel.now(), id, ctx.currentPath(), kernel.now() - irqsOffSinceNs);
+    }
+    cpu.sti();
+  }
+
+  void irqRestore(ExecContext ctx, boolean enabled) {
+    if (enabled) {
+      irqEnable(ctx);
+    } else {
+      irqDisable(ctx);
+    }
+  }
+
+  void addPreemptCount(int delta, ExecContext ctx) {
+    Task t = current;
+    int before = t.preemptCount;
+    int after = before + delta;
+    if (delta < 0 && kernel.debug.preemptCount()) {
+      int down = -delta;
+      int mask = down < PreemptCount.SOFTIRQ_OFFSET ? PreemptCount.PREEMPT_MASK
+          : down < PreemptCount.HARDIRQ_OFFSET ? PreemptCount.SOFTIRQ_MASK
+          : PreemptCount.HARDIRQ_MASK;
+      if ((before & mask) < down) {
+        throw kernel.bug(this, "preempt_count underflow", t + ": " + PreemptCount.describe(before) + " - " + down);
+      }
+    }
+    t.preemptCount = after;
+    int b = before & ~PreemptCount.PREEMPT_ACTIVE;
+    int a = after & ~PreemptCount.PREEMPT_ACTIVE;
+    if (b == 0 && a != 0) {
+      preemptOffSinceNs = kernel.now();
+      if (kernel.tracer != null) {
+        kernel.tracer.preemptOff(kernel.now(), id, ctx.currentPath());
+      }
+    } else if (b != 0 && a == 0 && kernel.tracer != null) {
+      kernel.tracer.preemptOn(kernel.now(), id, ctx.currentPath(), kernel.now() - preemptOffSinceNs);
+    }
+  }
+
+  /** After a count drop: {@code preempt_schedule()} if the model says so. */
+  void preemptCheck(ExecContext ctx) {
+    Task t = current;
+    if (t.preemptCount == 0 && !t.isIdle() && ctx.kind == ExecContext.Kind.TASK
+        && kernel.preemption.preemptOnEnable(this, t)) {
+      kernel.pushFrame(this, ctx, kernel.preemptSchedulePath, false);
+    }
+  }
+
+  void bhEnable(ExecContext ctx) {
+    addPreemptCount(-PreemptCount.SOFTIRQ_OFFSET, ctx);
+    if (!inInterrupt() && softirqPending != 0) {
+      kernel.pushSoftirqContext(this);
+    }
+  }
 }

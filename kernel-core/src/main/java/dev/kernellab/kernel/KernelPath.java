@@ -308,24 +308,24 @@ public final class KernelPath {
 
     /** {@code interruptible_sleep_on(wq)}: sleep until woken. */
     public Builder sleepOn(WaitQueue wq) {
-      return kernelOnly("sleep_on", new SchedOps.WaitEvent(wq, null, TaskState.INTERRUPTIBLE, false));
+      return kernelOnly("sleep_on", new TaskOps.WaitEvent(wq, null, TaskState.INTERRUPTIBLE, false));
     }
 
     /** {@code wait_event_interruptible(wq, condition)}. */
     public Builder waitEvent(WaitQueue wq, WaitCondition condition) {
       return kernelOnly(
-          "wait_event", new SchedOps.WaitEvent(wq, condition, TaskState.INTERRUPTIBLE, false));
+          "wait_event", new TaskOps.WaitEvent(wq, condition, TaskState.INTERRUPTIBLE, false));
     }
 
     /** {@code wait_event(wq, condition)} in TASK_UNINTERRUPTIBLE (disk waits). */
     public Builder waitEventUninterruptible(WaitQueue wq, WaitCondition condition) {
       return kernelOnly(
-          "wait_event", new SchedOps.WaitEvent(wq, condition, TaskState.UNINTERRUPTIBLE, false));
+          "wait_event", new TaskOps.WaitEvent(wq, condition, TaskState.UNINTERRUPTIBLE, false));
     }
 
     /** {@code wake_up(wq)}: every non-exclusive waiter and one exclusive one. */
     public Builder wakeUp(WaitQueue wq) {
-      return kernelOnly("wake_up", new SchedOps.WakeUp(wq));
+      return kernelOnly("wake_up", new TaskOps.WakeUp(wq));
     }
 
     /** {@code raise_softirq(nr)} / {@code mark_bh}. */
@@ -380,22 +380,22 @@ public final class KernelPath {
 
     /** {@code do_fork()}: a child named {@code comm} runs {@code program}. */
     public Builder fork(String comm, KernelPath program) {
-      return kernelOnly("do_fork", new SchedOps.Fork(comm, program));
+      return kernelOnly("do_fork", new TaskOps.Fork(comm, program));
     }
 
     /** {@code do_exit()}. */
     public Builder exit() {
-      return kernelOnly("do_exit", new SchedOps.Exit());
+      return kernelOnly("do_exit", new TaskOps.Exit());
     }
 
     /** {@code schedule_timeout(ns)} in TASK_INTERRUPTIBLE, rounded up to whole jiffies. */
     public Builder sleepFor(long ns) {
-      return kernelOnly("schedule_timeout", new SchedOps.SleepTimeout(Distribution.fixed(ns)));
+      return kernelOnly("schedule_timeout", new TaskOps.SleepTimeout(Distribution.fixed(ns)));
     }
 
     /** {@code schedule_timeout} of a drawn length. */
     public Builder sleepFor(Distribution ns) {
-      return kernelOnly("schedule_timeout", new SchedOps.SleepTimeout(ns));
+      return kernelOnly("schedule_timeout", new TaskOps.SleepTimeout(ns));
     }
 
     /**
@@ -411,7 +411,7 @@ public final class KernelPath {
       if (!user) {
         throw new IllegalStateException("probe in kernel path " + function + ": probes run in user mode");
       }
-      return add(new SchedOps.Probe(p));
+      return add(new TaskOps.Probe(p));
     }
 
     /** Zero-time driver code, described for listings. */
@@ -428,7 +428,7 @@ public final class KernelPath {
       if (body.isUser()) {
         throw new IllegalArgumentException("a system call body must be a kernel path");
       }
-      return add(new SchedOps.Syscall(body));
+      return add(new TaskOps.Syscall(body));
     }
 
     /** Appends an already-built operation (for patches and extensions in this package). */

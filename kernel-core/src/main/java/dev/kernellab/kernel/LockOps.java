@@ -45,18 +45,18 @@ final class LockOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (f.phase == 0) {
         switch (form) {
-          case IRQ -> k.irqDisable(c, ctx);
+          case IRQ -> c.irqDisable(ctx);
           case IRQSAVE -> {
             ctx.saveIrqFlag(c.cpu.interruptsEnabled());
-            k.irqDisable(c, ctx);
+            c.irqDisable(ctx);
           }
-          case BH -> k.addPreemptCount(c, PreemptCount.SOFTIRQ_OFFSET, ctx);
+          case BH -> c.addPreemptCount(PreemptCount.SOFTIRQ_OFFSET, ctx);
           case PLAIN -> {}
         }
-        k.addPreemptCount(c, PreemptCount.PREEMPT_OFFSET, ctx);
+        c.addPreemptCount(PreemptCount.PREEMPT_OFFSET, ctx);
         f.phase = 1;
       }
-      if (k.tryAcquire(c, ctx, f, lock, read)) {
+      if (k.locks.tryAcquire(c, ctx, f, lock, read)) {
         f.advance();
       }
     }
@@ -84,25 +84,25 @@ final class LockOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       switch (f.phase) {
         case 0 -> {
-          k.release(c, ctx, lock, read);
+          k.locks.release(c, ctx, lock, read);
           switch (form) {
-            case IRQ -> k.irqEnable(c, ctx);
-            case IRQSAVE -> k.irqRestore(c, ctx, ctx.restoreIrqFlag());
+            case IRQ -> c.irqEnable(ctx);
+            case IRQSAVE -> c.irqRestore(ctx, ctx.restoreIrqFlag());
             case PLAIN, BH -> {}
           }
           // Pending interrupts are taken here, before preempt_enable, as after the real sti.
           f.phase = 1;
         }
         case 1 -> {
-          k.addPreemptCount(c, -PreemptCount.PREEMPT_OFFSET, ctx);
+          c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET, ctx);
           f.phase = 2;
           if (form == Form.BH) {
-            k.bhEnable(c, ctx);
+            c.bhEnable(ctx);
           }
         }
         default -> {
           f.advance();
-          k.preemptCheck(c, ctx);
+          c.preemptCheck(ctx);
         }
       }
     }

@@ -1,0 +1,129 @@
+package dev.kernellab.kernel;
+
+import dev.kernellab.hw.sim.Simulation;
+
+/**
+ * The raw spinlock and rwlock operations beneath {@code spin_lock} and {@code spin_unlock}
+ * ({@code _raw_spin_lock}, {@code _raw_read_lock}... include/asm-i386/spinlock.h, 2.4.17):
+ * taking a free lock, spinning on a held one (SMP), releasing with ownership checks and hold
+ * statistics, the per-CPU list of held locks, and the lock-order validator.
+ *
+ * <p>On UP the 2.4 lock compiles to nothing: taking it never waits, and a nested taker on the
+ * same CPU (an interrupt handler taking a lock its interrupted task holds, a real SMP bug) is
+ * only counted. A release makes every CPU spinning on the lock retry at that instant, in the
+ * order they started to spin; the first to run takes it. Real 2.4 x86 locks are test-and-set
+ * and unfair, and who wins depends on cache-line timing; spin order is the deterministic
+ * stand-in.
+ */
+final class SpinLocks {
+
+  private final Kernel k;
+  private final KernelCpu[] cpus;
+  private final Simulation sim;
+  private final Tracer tracer;
+  private final DebugChecks debug;
+  private final LockOrder lockOrder = new LockOrder();
+
+  SpinLocks(Kernel k, KernelCpu[] cpus, Simulation sim, Tracer tracer, DebugChecks debug) {
+    this.k = k;
+    this.cpus = cpus;
+    this.sim = sim;
+    this.tracer = tracer;
+    this.debug = debug;
+  }
+
+  /** The raw lock: true if taken now; otherwise the CPU spins and the operation retries. */
+  boolean tryAcquire(KernelCpu c, ExecContext ctx, ExecContext.Frame f, SpinLock lock, boolean read) {
+    boolean smp = cpus.length > 1;
+    boolean free = read ? lock.writerCpu < 0 : lock.writerCpu < 0 && lock.readers == 0;
+    if (smp && !free) {
+      if (debug.lockOwnership() && lock.writerCpu == c.id) {
+        throw k.bug(c, "spinlock recursion", lock + " already held by this CPU, taken again by " + ctx.currentPath());
+      }
+      if (!f.spinning) {
+        f.spinning = true;
+        f.scratch = k.now(); // when the spin started
+        if (tracer != null) {
+          tracer.lockContend(k.now(), c.id, lock, ctx.currentPath());
+        }
+      }
+      lock.addSpinner(c.id);
+      c.cpu.startSpin();
+      return false;
+    }
+    long spun = f.spinning ? k.now() - f.scratch : 0;
+    f.spinning = false;
+    f.scratch = 0;
+    lock.removeSpinner(c.id);
+    if (read) {
+      if (lock.readers == 0) {
+        lock.recordAcquire(k.now(), ctx.currentPath(), spun > 0);
+      }
+      lock.readers++;
+    } else if (lock.writerCpu < 0) {
+      lock.writerCpu = c.id;
+      lock.recordAcquire(k.now(), ctx.currentPath(), spun > 0);
+    } else {
+      lock.nested++; // UP: the lock compiles away; a nested taker on the same CPU is not a wait
+    }
+    if (debug.lockOrder()) {
+      for (int i = 0; i < c.heldCount; i++) {
+        if (c.held[i] != lock && !lockOrder.record(c.held[i], lock)) {
+          throw k.bug(c, "lock order inversion",
+              lock + " taken while holding " + c.held[i] + " in " + ctx.currentPath()
+                  + ", but elsewhere " + c.held[i] + " is taken while holding " + lock);
+        }
+      }
+    }
+    if (c.heldCount < c.held.length) {
+      c.held[c.heldCount++] = lock;
+    }
+    if (tracer != null) {
+      tracer.lockAcquire(k.now(), c.id, lock, ctx.currentPath(), spun);
+    }
+    return true;
+  }
+
+  /** The raw unlock, with ownership checks, statistics and a kick to the first spinner. */
+  void release(KernelCpu c, ExecContext ctx, SpinLock lock, boolean read) {
+    if (read) {
+      if (lock.readers == 0) {
+        throw k.bug(c, "unlock of unheld lock", "read_unlock(" + lock + ") with no reader in " + ctx.currentPath());
+      }
+      if (--lock.readers == 0) {
+        lock.recordRelease(k.now());
+      }
+    } else if (lock.nested > 0) {
+      lock.nested--;
+    } else {
+      if (debug.lockOwnership() && lock.writerCpu < 0) {
+        throw k.bug(c, "unlock of unheld lock", lock + " is not held, unlocked by " + ctx.currentPath());
+      }
+      if (debug.lockOwnership() && lock.writerCpu != c.id) {
+        throw k.bug(c, "unlock by another CPU", lock + " held by cpu" + lock.writerCpu + ", unlocked on cpu" + c.id);
+      }
+      long held = k.now() - lock.acquiredNs;
+      lock.recordRelease(k.now());
+      lock.writerCpu = -1;
+      if (tracer != null) {
+        tracer.lockRelease(k.now(), c.id, lock, ctx.currentPath(), held);
+      }
+    }
+    for (int i = c.heldCount - 1; i >= 0; i--) {
+      if (c.held[i] == lock) {
+        System.arraycopy(c.held, i + 1, c.held, i, c.heldCount - i - 1);
+        c.heldCount--;
+        break;
+      }
+    }
+    // Every spinner retries at this instant, in the order they started to spin; the first to
+    // run takes the lock and the others spin on. (A kick to a CPU that is in an interrupt
+    // handler, or no longer spinning, does nothing: it retries when it resumes.)
+    for (int i = 0; i < lock.spinnerCount; i++) {
+      KernelCpu s = cpus[lock.spinners[i]];
+      if (!s.kick.isScheduled()) {
+        sim.scheduleAfter(s.kick, 0);
+      }
+    }
+  }
+}

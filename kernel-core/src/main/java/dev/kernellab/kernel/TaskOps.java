@@ -1,0 +1,287 @@
+package dev.kernellab.kernel;
+
+/**
+ * What tasks do around the scheduler: sleep and wake, the idle loop, system-call entry and the
+ * return to user mode, user-space probes, fork and exit, timed sleeps, ksoftirqd.
+ *
+ * <p>Models include/linux/wait.h {@code wait_event} and kernel/sched.c {@code __wake_up},
+ * arch/i386/kernel/process.c {@code cpu_idle}, arch/i386/kernel/entry.S {@code system_call} /
+ * {@code ret_from_sys_call} / {@code ret_from_intr}, kernel/fork.c {@code do_fork},
+ * kernel/exit.c {@code do_exit}, kernel/timer.c {@code sys_nanosleep} and kernel/softirq.c
+ * {@code ksoftirqd} (2.4.17).
+ */
+final class TaskOps {
+
+  private TaskOps() {}
+
+  /**
+   * {@code wait_event(wq, condition)} (or a plain {@code sleep_on} without condition): sleep
+   * until woken and the condition holds.
+   */
+  static final class WaitEvent extends Op {
+    final WaitQueue wq;
+    final WaitCondition condition;
+    final TaskState sleepState;
+    final boolean exclusive;
+
+    WaitEvent(WaitQueue wq, WaitCondition condition, TaskState sleepState, boolean exclusive) {
+      this.wq = wq;
+      this.condition = condition;
+      this.sleepState = sleepState;
+      this.exclusive = exclusive;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      Task t = c.current;
+      if (f.phase == 0) {
+        if (condition != null && condition.ready()) {
+          f.advance();
+          return;
+        }
+        wq.add(t, exclusive);
+        t.setState(sleepState);
+        f.phase = 1;
+        k.callSchedule(c, ctx);
+        return;
+      }
+      t.setState(TaskState.RUNNING);
+      wq.remove(t);
+      if (condition == null || condition.ready()) {
+        f.advance();
+      } else {
+        f.phase = 0;
+      }
+    }
+
+    @Override
+    String describe() {
+      return (condition == null ? "sleep_on(&" : "wait_event(&") + wq.name() + ")";
+    }
+  }
+
+  /**
+   * {@code wake_up(wq)}, paying the policy's wake-up cost per task woken. In process context
+   * the wake-up ends in {@code spin_unlock_irqrestore} of the wait-queue and runqueue locks,
+   * which with CONFIG_PREEMPT is a preemption point.
+   */
+  static final class WakeUp extends Op {
+    final WaitQueue wq;
+
+    WakeUp(WaitQueue wq) {
+      this.wq = wq;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      if (f.phase == 0) {
+        int woken = k.wakeUpQueue(c, wq);
+        f.phase = 1;
+        k.compute(c, f, woken * k.scheduler().wakeUpCostNs(), false);
+        return;
+      }
+      f.advance();
+      c.preemptCheck(ctx);
+    }
+
+    @Override
+    String describe() {
+      return "wake_up(&" + wq.name() + ")";
+    }
+  }
+
+  /** {@code cpu_idle()}: schedule when there is work, otherwise {@code sti; hlt}. */
+  static final class Idle extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      if (c.current.needResched()) {
+        k.callSchedule(c, ctx);
+        return;
+      }
+      c.cpu.sti();
+      if (c.cpu.hasDeliverableInterrupt()) {
+        return;
+      }
+      c.cpu.halt();
+    }
+
+    @Override
+    String describe() {
+      return "cpu_idle(): default_idle (hlt)";
+    }
+  }
+
+  /** {@code system_call}: from user mode into {@code body} and back. */
+  static final class Syscall extends Op {
+    final KernelPath body;
+
+    Syscall(KernelPath body) {
+      this.body = body;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      f.advance();
+      k.pushFrame(c, ctx, k.retFromSysCall, false);
+      k.pushFrame(c, ctx, body, false);
+      k.pushFrame(c, ctx, k.systemCallEntry, false);
+    }
+
+    @Override
+    String describe() {
+      return "syscall " + body.function() + "()";
+    }
+  }
+
+  /**
+   * {@code ret_from_sys_call} / {@code ret_from_intr} to user mode: with interrupts off,
+   * schedule while need_resched is set, then (after a system call) pay the exit cost.
+   */
+  static final class RetToUser extends Op {
+    final boolean fromSyscall;
+
+    RetToUser(boolean fromSyscall) {
+      this.fromSyscall = fromSyscall;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      if (f.phase == 0) {
+        k.checks.checkUserReturn(c);
+        if (c.current.needResched()) {
+          k.callSchedule(c, ctx);
+          return;
+        }
+        f.phase = 1;
+        if (fromSyscall) {
+          c.cpu.cli();
+          k.compute(c, f, k.costs().syscallExitNs(), false);
+          return;
+        }
+      }
+      c.cpu.sti();
+      f.advance();
+    }
+
+    @Override
+    String describe() {
+      return fromSyscall ? "ret_from_sys_call" : "ret_from_intr (to user)";
+    }
+  }
+
+  /** A user-space probe: records a sample at the instant user code runs again. */
+  static final class Probe extends Op {
+    final UserProbe probe;
+
+    Probe(UserProbe probe) {
+      this.probe = probe;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      f.advance();
+      probe.record(c, c.current, k.now());
+    }
+
+    @Override
+    String describe() {
+      return "probe " + probe;
+    }
+  }
+
+  /** {@code do_exit()}: become a zombie and schedule away for good. */
+  static final class Exit extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      k.checks.checkExit(c);
+      c.current.setState(TaskState.ZOMBIE);
+      f.advance();
+      k.callSchedule(c, ctx);
+    }
+
+    @Override
+    String describe() {
+      return "do_exit()";
+    }
+  }
+
+  /** {@code do_fork()}'s scheduler part: the child is created and made runnable. */
+  static final class Fork extends Op {
+    final String comm;
+    final KernelPath program;
+
+    Fork(String comm, KernelPath program) {
+      this.comm = comm;
+      this.program = program;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      f.advance();
+      k.forkTask(c, comm, program);
+    }
+
+    @Override
+    String describe() {
+      return "do_fork(" + comm + ")";
+    }
+  }
+
+  /**
+   * {@code schedule_timeout(timeout)} (kernel/sched.c 2.4.17) as {@code sys_nanosleep} calls
+   * it: the length in ns becomes {@code ceil(ns / tick) + 1} jiffies (nanosleep adds one because
+   * the current tick is already partly gone), a timer wakes the task.
+   */
+  static final class SleepTimeout extends Op {
+    final Distribution length;
+
+    SleepTimeout(Distribution length) {
+      this.length = length;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      Task t = c.current;
+      if (f.phase == 0) {
+        long ns = length.sample(k.random(c, ctx));
+        long tick = 1_000_000_000L / k.hz();
+        long ticks = (ns + tick - 1) / tick + 1;
+        k.modTimer(k.timeoutTimer(t), k.jiffies() + ticks);
+        t.setState(TaskState.INTERRUPTIBLE);
+        f.phase = 1;
+        k.callSchedule(c, ctx);
+        return;
+      }
+      k.delTimer(k.timeoutTimer(t));
+      t.setState(TaskState.RUNNING);
+      f.advance();
+    }
+
+    @Override
+    String describe() {
+      return "schedule_timeout(" + length + ")";
+    }
+  }
+
+  /** {@code ksoftirqd}: run pending softirqs, reschedule if asked, else sleep. */
+  static final class Ksoftirqd extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      if (c.softirqPending != 0) {
+        k.pushSoftirqContext(c);
+        return;
+      }
+      if (c.current.needResched()) {
+        k.callSchedule(c, ctx);
+        return;
+      }
+      c.current.setState(TaskState.INTERRUPTIBLE);
+      k.callSchedule(c, ctx);
+    }
+
+    @Override
+    String describe() {
+      return "ksoftirqd: do_softirq(); schedule()";
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package dev.kernellab.kernel;
+
+import dev.kernellab.hw.sim.Event;
+import dev.kernellab.hw.sim.EventQueue;
+import java.util.IdentityHashMap;
+
+/**
+ * The kernel timer list: {@code add_timer}, {@code mod_timer}, {@code del_timer} and
+ * {@code run_timer_list} of kernel/timer.c (2.4.17), reduced to one queue ordered by expiry
+ * in jiffies (2.4 keeps a timer wheel; only the order in which expired timers run matters
+ * here, and the queue keeps it: by expiry, then by when they were armed).
+ */
+final class TimerList {
+
+  private final EventQueue queue = new EventQueue(16); // keyed by expiry in jiffies
+  // Lookups only, never iterated: no identity hash reaches any output order.
+  private final IdentityHashMap<Event, KernelTimer> byEntry = new IdentityHashMap<>();
+
+  void mod(KernelTimer timer, long expires) {
+    byEntry.putIfAbsent(timer.entry, timer);
+    queue.remove(timer.entry);
+    queue.add(timer.entry, expires);
+  }
+
+  boolean del(KernelTimer timer) {
+    return queue.remove(timer.entry);
+  }
+
+  /** Disarms {@code timer} and forgets it (its owner is gone). */
+  void forget(KernelTimer timer) {
+    queue.remove(timer.entry);
+    byEntry.remove(timer.entry);
+  }
+
+  /** {@code run_timer_list}: runs, in order, every timer whose expiry is {@code <= jiffies}. */
+  void runExpired(KernelCpu c, long jiffies) {
+    while (!queue.isEmpty() && queue.peekTime() <= jiffies) {
+      byEntry.get(queue.poll()).function.run(c);
+    }
+  }
+}
