@@ -1,7 +1,9 @@
 package dev.kernellab.kernel;
 
 /**
- * Which of the kernel's own debug checks are on. A violation raises a {@link KernelBug}.
+ * Which of the kernel's own debug checks are on ({@code CONFIG_DEBUG_SPINLOCK}, the preempt
+ * patch's debug, 2.5's {@code schedule()} checks; performed by {@code KernelChecks} and
+ * {@code SpinLocks}). A violation raises a {@link KernelBug}.
  *
  * @param atomicSchedule "scheduling while atomic", "Scheduling in interrupt", sleeping with
  *     interrupts off (2.5's {@code schedule()} checks, the preempt patch's debug)

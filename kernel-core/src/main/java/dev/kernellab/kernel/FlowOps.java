@@ -3,6 +3,10 @@ package dev.kernellab.kernel;
 /**
  * Operations that shape control flow and spend time: compute, loops at named sites, calls,
  * zero-time driver code, {@code set_current_state}.
+ *
+ * <p>Models the control flow of the C functions a {@link KernelPath} stands for, plus
+ * include/linux/sched.h {@code set_current_state()} (2.4.17); a loop's {@link Site} is where
+ * a patch's reschedule point sits, as in the low-latency patch's hunks.
  */
 final class FlowOps {
 

@@ -331,6 +331,11 @@ public final class Kernel implements SchedulerHost {
     scheduler.wakeUpNewTask(child, parent);
   }
 
+  /**
+   * {@code release_task} (kernel/exit.c): the model reaps a zombie at its last switch, as if the
+   * parent's {@code wait4()} returned at once; {@code sched_exit} therefore hands the child's
+   * slice back to the parent a little earlier than a real parent would collect it.
+   */
   private void reap(Task zombie) {
     Task reaper = zombie.parent != null && zombie.parent.state() != TaskState.DEAD ? zombie.parent : null;
     if (reaper != null) {

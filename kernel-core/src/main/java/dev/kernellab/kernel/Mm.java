@@ -1,7 +1,7 @@
 package dev.kernellab.kernel;
 
 /**
- * An address space ({@code struct mm_struct}): only its identity and size matter to the model
+ * Models {@code struct mm_struct} of include/linux/sched.h (2.4.17): an address space, only its identity and size matter to the model
  * (same-mm bonus in 2.4's goodness(), lazy TLB for kernel threads, the length of exit_mmap and
  * fork's copy_page_range).
  *

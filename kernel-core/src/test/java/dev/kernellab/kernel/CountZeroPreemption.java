@@ -2,7 +2,9 @@ package dev.kernellab.kernel;
 
 /**
  * A stand-in for the preempt-kernel patch's decisions, for kernel-core's own tests: preempt
- * when the count is zero and need_resched is set. The real patch lives in the preempt module.
+ * when the count is zero and need_resched is set. The real patch lives in the preempt module
+ * ({@code dev.kernellab.preempt.PreemptKernelModel}), which kernel-core may not see; keep the
+ * two in step.
  */
 public final class CountZeroPreemption implements PreemptionModel {
 

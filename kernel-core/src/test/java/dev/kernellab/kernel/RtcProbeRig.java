@@ -16,6 +16,11 @@ import java.util.List;
  *
  * <p>Each rig owns its driver state (wait queue, {@code rtc_irq_data}), so paths built from
  * one rig belong to one kernel.
+ *
+ * <p>The latency is counted from the line's <em>last</em> assertion: right for the scenarios'
+ * single interrupt, but with a periodic RTC whose edges merge (a reader later than one period)
+ * it would cap each sample at one period. A periodic probe must measure from the first
+ * unacknowledged assertion, or as realfeel does, from the period.
  */
 public final class RtcProbeRig {
 

@@ -77,22 +77,51 @@ public record PathParams(
    */
   public static PathParams defaults() {
     return new PathParams(
+        // processPages: median 600 pages (2.4 MB, a shell or small tool), sigma 1.2 puts the
+        // 99.9th percentile near 25,000 pages (~100 MB: X, a big link). Assumption.
         Distribution.logNormal(600, 1.2),
+        // munmapPages: median 16 pages (64 KB, malloc'd arenas), long tail. Assumption.
         Distribution.logNormal(16, 1.5),
+        // readPages / writePages: median 2 pages (8 KB stdio buffers), tail ~45 pages
+        // (~180 KB, cp's larger buffers). Assumption.
         Distribution.logNormal(2, 1.0),
         Distribution.logNormal(2, 1.0),
+        // pageCacheMissRate: 10% of page reads go to the disk (a compile rarely misses, a copy
+        // of a large file always). Assumption.
         0.1,
+        // dirtyBalanceRate: a writer runs balance_dirty() itself once in 64 pages once past
+        // bdflush's nfract threshold (fs/buffer.c). Assumption.
         1.0 / 64,
+        // truncatePages: median 8 cached pages per unlinked file, tail ~3,800 (a 15 MB object
+        // or archive). Assumption.
         Distribution.logNormal(8, 2.0),
+        // truncateSkipPages: pages below the cut walked past; usually none (unlink truncates to
+        // 0), sometimes a partial truncate of a large cached file. Assumption.
         Distribution.empirical(new long[] {0, 256, 4_096}, new double[] {0.98, 0.019, 0.001}),
+        // dirtyListSkipped: locked (in-flight) buffers write_some_buffers walks past, median 32
+        // (one request queue's worth of 8-sector requests). Assumption.
         Distribution.logNormal(32, 1.5),
+        // pruneDentries: nr_unused / priority with ~30,000 unused dentries after a kernel build
+        // and DEF_PRIORITY 6 in shrink_dcache_memory (fs/dcache.c): median ~3,000. Assumption
+        // for the dentry count.
         Distribution.logNormal(3_000, 0.8),
+        // pruneInodes: the same rule in shrink_icache_memory over fewer unused inodes (a third
+        // of the dentries: several names per inode are the exception). Assumption.
         Distribution.logNormal(1_000, 0.8),
+        // swapOutPtes: ptes of one mm scanned under page_table_lock per swap_out_mm call,
+        // SWAP_CLUSTER_MAX (32) pages wanted at a few percent reclaimable. Assumption.
         Distribution.logNormal(256, 1.5),
+        // shrinkCacheScan: pages looked at per shrink_cache call, max_scan = nr_inactive /
+        // priority with ~3,000 inactive pages at priority 6. Assumption for the list length.
         Distribution.logNormal(512, 1.0),
+        // deviceBuffers: ~80 MB of cached 4 KB buffers of a device at umount. Assumption.
         Distribution.logNormal(20_000, 0.8),
+        // openFiles: median 8 files open at exit (stdio, a few data files). Assumption.
         Distribution.logNormal(8, 1.0),
+        // kswapdWakeRate: one page allocation in 256 finds free pages below pages_low and
+        // wakes kswapd under a file-heavy load. Assumption.
         1.0 / 256,
+        // framebufferConsole: VGA text console by default, as most 2002 desktops booted.
         false);
   }
 
