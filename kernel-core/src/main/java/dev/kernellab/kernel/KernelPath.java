@@ -390,12 +390,20 @@ public final class KernelPath {
 
     /** {@code schedule_timeout(ns)} in TASK_INTERRUPTIBLE, rounded up to whole jiffies. */
     public Builder sleepFor(long ns) {
-      return kernelOnly("schedule_timeout", new TaskOps.SleepTimeout(Distribution.fixed(ns)));
+      return sleepFor(Distribution.fixed(ns));
     }
 
     /** {@code schedule_timeout} of a drawn length. */
     public Builder sleepFor(Distribution ns) {
-      return kernelOnly("schedule_timeout", new TaskOps.SleepTimeout(ns));
+      return kernelOnly("schedule_timeout", new TaskOps.SleepTimeout(ns, false));
+    }
+
+    /**
+     * The sleep of {@code sys_nanosleep} (2.4.17): whole jiffies plus one, and a busy-wait
+     * instead for a real-time task asking for 2 ms or less.
+     */
+    public Builder nanosleep(Distribution ns) {
+      return kernelOnly("sys_nanosleep", new TaskOps.SleepTimeout(ns, true));
     }
 
     /**

@@ -228,15 +228,22 @@ final class TaskOps {
   }
 
   /**
-   * {@code schedule_timeout(timeout)} (kernel/sched.c 2.4.17) as {@code sys_nanosleep} calls
-   * it: the length in ns becomes {@code ceil(ns / tick) + 1} jiffies (nanosleep adds one because
-   * the current tick is already partly gone), a timer wakes the task.
+   * {@code schedule_timeout(timeout)} (kernel/sched.c 2.4.17) in TASK_INTERRUPTIBLE, with a
+   * timer that wakes the task. As {@code sys_nanosleep} (kernel/timer.c) it converts the length
+   * to {@code ceil(ns / tick) + 1} jiffies (one more, because the current tick is partly gone)
+   * and, for a real-time task asking for 2 ms or less, busy-waits with {@code udelay} instead
+   * of sleeping: a real-time task's short sleep is exact, at the price of the CPU.
    */
   static final class SleepTimeout extends Op {
-    final Distribution length;
+    /** sys_nanosleep's busy-wait limit for real-time tasks, 2 ms (kernel/timer.c 2.4.17). */
+    static final long NANOSLEEP_UDELAY_LIMIT_NS = 2_000_000;
 
-    SleepTimeout(Distribution length) {
+    final Distribution length;
+    final boolean nanosleep;
+
+    SleepTimeout(Distribution length, boolean nanosleep) {
       this.length = length;
+      this.nanosleep = nanosleep;
     }
 
     @Override
@@ -244,8 +251,12 @@ final class TaskOps {
       Task t = c.current;
       if (f.phase == 0) {
         long ns = length.sample(k.random(c, ctx));
+        if (nanosleep && ns <= NANOSLEEP_UDELAY_LIMIT_NS && t.policy().isRealTime()) {
+          k.compute(c, f, ns, true);
+          return;
+        }
         long tick = 1_000_000_000L / k.hz();
-        long ticks = (ns + tick - 1) / tick + 1;
+        long ticks = (ns + tick - 1) / tick + (nanosleep ? 1 : 0);
         k.modTimer(k.timeoutTimer(t), k.jiffies() + ticks);
         t.setState(TaskState.INTERRUPTIBLE);
         f.phase = 1;
@@ -259,7 +270,7 @@ final class TaskOps {
 
     @Override
     String describe() {
-      return "schedule_timeout(" + length + ")";
+      return (nanosleep ? "sys_nanosleep: " : "") + "schedule_timeout(" + length + ")";
     }
   }
 

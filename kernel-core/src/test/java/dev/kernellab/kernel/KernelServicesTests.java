@@ -26,7 +26,8 @@ class KernelServicesTests {
     KernelPath p =
         KernelPath.userProgram("sleeper")
             .compute(3 * MS)
-            .syscall(KernelPath.path("kernel/timer.c", "sys_nanosleep").sleepFor(15 * MS).build())
+            .syscall(KernelPath.path("kernel/timer.c", "sys_nanosleep")
+                .nanosleep(Distribution.fixed(15 * MS)).build())
             .probe((c, t, now) -> woke.add(now))
             .build();
     Kernel k = zeroCost(1).task(TaskSpec.user("sleeper", p)).build();
@@ -34,6 +35,23 @@ class KernelServicesTests {
     // At jiffies 1 (t = 3 ms), 15 ms = 2 ticks, + 1 = expiry at jiffies 4: the 3rd PIT tick.
     assertThat(woke).hasSize(1);
     assertThat(woke.get(0)).isEqualTo(3L * 11_932L * 1_000_000_000L / 1_193_180L);
+  }
+
+  @Test
+  void nanosleepOfARealTimeTaskUpToTwoMillisecondsBusyWaits() {
+    for (long ns : new long[] {1_500_000, 2_500_000}) {
+      List<Long> woke = new ArrayList<>();
+      KernelPath p =
+          KernelPath.userProgram("rt")
+              .compute(3 * MS)
+              .syscall(KernelPath.path("kernel/timer.c", "sys_nanosleep")
+                  .nanosleep(Distribution.fixed(ns)).build())
+              .probe((c, t, now) -> woke.add(now))
+              .build();
+      zeroCost(1).task(TaskSpec.user("rt", p).fifo(10)).build().run(100 * MS);
+      long expected = ns <= 2 * MS ? 3 * MS + ns : 2L * 11_932L * 1_000_000_000L / 1_193_180L;
+      assertThat(woke).as("%d ns", ns).containsExactly(expected);
+    }
   }
 
   @Test

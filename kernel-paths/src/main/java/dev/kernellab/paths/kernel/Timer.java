@@ -1,5 +1,6 @@
 package dev.kernellab.paths.kernel;
 
+import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.paths.CatalogEntry;
 import java.util.List;
@@ -16,11 +17,14 @@ public final class Timer {
 
   private Timer() {}
 
-  /** nanosleep(2) of {@code ns}, rounded up to jiffies plus one as 2.4 does. */
+  /**
+   * nanosleep(2) of {@code ns}: rounded up to jiffies plus one, or a udelay busy-wait for a
+   * real-time task asking for 2 ms or less, as 2.4.17 does.
+   */
   public static KernelPath sysNanosleep(long ns) {
     return KernelPath.path("kernel/timer.c", "sys_nanosleep")
         .compute(NANOSLEEP_SETUP_NS)
-        .sleepFor(ns)
+        .nanosleep(Distribution.fixed(ns))
         .build();
   }
 
