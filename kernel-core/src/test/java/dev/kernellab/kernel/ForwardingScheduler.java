@@ -68,6 +68,11 @@ public class ForwardingScheduler implements Scheduler {
   }
 
   @Override
+  public long unlockedScheduleCostNs(int cpu) {
+    return d.unlockedScheduleCostNs(cpu);
+  }
+
+  @Override
   public long wakeUpCostNs() {
     return d.wakeUpCostNs();
   }

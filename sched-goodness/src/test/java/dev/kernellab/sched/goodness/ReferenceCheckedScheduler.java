@@ -2,10 +2,9 @@ package dev.kernellab.sched.goodness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kernellab.kernel.ForwardingScheduler;
 import dev.kernellab.kernel.Mm;
-import dev.kernellab.kernel.SchedEntity;
 import dev.kernellab.kernel.SchedPolicy;
-import dev.kernellab.kernel.Scheduler;
 import dev.kernellab.kernel.SchedulerHost;
 import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.TaskState;
@@ -19,9 +18,9 @@ import java.util.Objects;
  * and every wake-up on UP is held to preempt-lowlat-hw.md section 5.1's rule. Used by the
  * property tests; counts the checks it made so a property can show it was not vacuous.
  */
-final class ReferenceCheckedScheduler implements Scheduler {
+final class ReferenceCheckedScheduler extends ForwardingScheduler {
 
-  private final GoodnessScheduler real = new GoodnessScheduler();
+  private final GoodnessScheduler real;
   private SchedulerHost host;
   private Mm[] activeMm; // the reference's own lazy-TLB bookkeeping
   int picks;
@@ -29,6 +28,15 @@ final class ReferenceCheckedScheduler implements Scheduler {
   int rtPicksChecked;
   int wakeUpsChecked;
   int wakeUpsThatPreempted;
+
+  ReferenceCheckedScheduler() {
+    this(new GoodnessScheduler());
+  }
+
+  private ReferenceCheckedScheduler(GoodnessScheduler real) {
+    super(real);
+    this.real = real;
+  }
 
   /** The reference goodness(): written from the specification, not from Goodness. */
   int referenceGoodness(Task p, int cpu) {
@@ -167,90 +175,5 @@ final class ReferenceCheckedScheduler implements Scheduler {
     host = h;
     activeMm = new Mm[h.cpuCount()];
     real.attach(h);
-  }
-
-  @Override
-  public String name() {
-    return real.name();
-  }
-
-  @Override
-  public boolean supportsCpuCount(int cpus) {
-    return real.supportsCpuCount(cpus);
-  }
-
-  @Override
-  public SchedEntity createEntity(Task t) {
-    return real.createEntity(t);
-  }
-
-  @Override
-  public void initIdle(Task idle, int cpu) {
-    real.initIdle(idle, cpu);
-  }
-
-  @Override
-  public void fork(Task parent, Task child) {
-    real.fork(parent, child);
-  }
-
-  @Override
-  public void deactivate(Task prev, int cpu) {
-    real.deactivate(prev, cpu);
-  }
-
-  @Override
-  public long scheduleCostNs(int cpu) {
-    return real.scheduleCostNs(cpu);
-  }
-
-  @Override
-  public long wakeUpCostNs() {
-    return real.wakeUpCostNs();
-  }
-
-  @Override
-  public void tick(int cpu, boolean userTick) {
-    real.tick(cpu, userTick);
-  }
-
-  @Override
-  public boolean yield(Task current, int cpu) {
-    return real.yield(current, cpu);
-  }
-
-  @Override
-  public void setNice(Task p, int nice) {
-    real.setNice(p, nice);
-  }
-
-  @Override
-  public void setScheduler(Task p, SchedPolicy policy, int rtPriority) {
-    real.setScheduler(p, policy, rtPriority);
-  }
-
-  @Override
-  public boolean setCpusAllowed(Task p, long mask) {
-    return real.setCpusAllowed(p, mask);
-  }
-
-  @Override
-  public void reap(Task reaper, Task child) {
-    real.reap(reaper, child);
-  }
-
-  @Override
-  public int nrRunning(int cpu) {
-    return real.nrRunning(cpu);
-  }
-
-  @Override
-  public List<Task> queuedTasks() {
-    return real.queuedTasks();
-  }
-
-  @Override
-  public void checkInvariants() {
-    real.checkInvariants();
   }
 }
