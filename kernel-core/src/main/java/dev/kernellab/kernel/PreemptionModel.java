@@ -23,6 +23,15 @@ public interface PreemptionModel {
    */
   boolean preemptOnEnable(KernelCpu cpu, Task current);
 
+  /**
+   * An explicit reschedule point ({@code cond_resched()}, {@code conditional_schedule()}, or
+   * the test of a lock break) was reached: reschedule here? Default, in every kernel of the era:
+   * exactly when need_resched is set.
+   */
+  default boolean rescheduleAtCondResched(KernelCpu cpu, Task current) {
+    return current.needResched();
+  }
+
   /** Vanilla 2.4/2.5 without CONFIG_PREEMPT: kernel code is never preempted. */
   PreemptionModel VANILLA =
       new PreemptionModel() {

@@ -172,7 +172,7 @@ final class SchedOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
-      if ((gate == null || gate.get()) && c.current.needResched()) {
+      if ((gate == null || gate.get()) && k.preemption.rescheduleAtCondResched(c, c.current)) {
         c.current.setState(TaskState.RUNNING);
         k.callSchedule(c, ctx);
       }
@@ -212,8 +212,8 @@ final class SchedOps {
         case 0 -> {
           boolean due =
               (gate == null || gate.get())
-                  && c.current.needResched()
-                  && (f.iteration + 1) % everyN == 0;
+                  && (f.iteration + 1) % everyN == 0
+                  && k.preemption.rescheduleAtCondResched(c, c.current);
           if (!due) {
             f.advance();
             return;
