@@ -53,6 +53,42 @@ class InterpreterScenarioMoreTests {
   }
 
   @Test
+  void thePreemptionModelDecidesWhatAnExplicitReschedulePointDoes() {
+    KernelPath k =
+        KernelPath.path("test/k.c", "K").loop("S", 50, body -> body.compute(100 * US)).build();
+    Site s = new Site("test/k.c", "K", "S");
+    KernelPatch deaf =
+        new KernelPatch() {
+          @Override
+          public String name() {
+            return "deaf";
+          }
+
+          @Override
+          public void apply(KernelBuilder.Patching kernel) {
+            kernel.preemptionModel(new PreemptionModel() {
+              @Override
+              public boolean preemptOnIrqReturn(KernelCpu cpu, Task current) {
+                return false;
+              }
+
+              @Override
+              public boolean preemptOnEnable(KernelCpu cpu, Task current) {
+                return false;
+              }
+
+              @Override
+              public boolean rescheduleAtCondResched(KernelCpu cpu, Task current) {
+                return false;
+              }
+            });
+          }
+        };
+    assertThat(latency(k, 1_050 * US, SiteHookPatch.condResched(s))).isEqualTo(50 * US);
+    assertThat(latency(k, 1_050 * US, SiteHookPatch.condResched(s), deaf)).isEqualTo(3_950 * US);
+  }
+
+  @Test
   void s8ASiteNoPatchTouchesIsTheSameInEveryConfiguration() {
     SpinLock l = SpinLock.spin("L");
     KernelPath k =
