@@ -171,7 +171,7 @@ final class IrqOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       c.cpu.eoi();
       c.addPreemptCount(PreemptCount.HARDIRQ_OFFSET, ctx);
-      k.traceIrqEntry(c, ctx.vector);
+      k.interrupts.traceIrqEntry(c, ctx.vector);
       f.advance();
     }
 
@@ -239,10 +239,10 @@ final class IrqOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       c.addPreemptCount(-PreemptCount.HARDIRQ_OFFSET, ctx);
-      k.traceIrqExit(c, ctx.vector);
+      k.interrupts.traceIrqExit(c, ctx.vector);
       f.advance();
       if (!c.inInterrupt() && c.softirqPending != 0) {
-        k.pushSoftirqContext(c);
+        k.interrupts.pushSoftirqContext(c);
       }
     }
 
@@ -257,7 +257,7 @@ final class IrqOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
-      k.returnFromInterrupt(c, ctx);
+      k.interrupts.returnFromInterrupt(c);
     }
 
     @Override
@@ -276,7 +276,7 @@ final class IrqOps {
       if (f.phase == 0) {
         int pending = c.softirqPending;
         c.addPreemptCount(PreemptCount.SOFTIRQ_OFFSET, ctx);
-        k.traceSoftirqEntry(c, pending);
+        k.interrupts.traceSoftirqEntry(c, pending);
         f.iterationsLeft = ~pending & 0xffff; // mask: softirqs not yet run this time
         f.scratch = pending;
         c.softirqPending = 0;
@@ -305,7 +305,7 @@ final class IrqOps {
         return;
       }
       c.addPreemptCount(-PreemptCount.SOFTIRQ_OFFSET, ctx);
-      k.traceSoftirqExit(c);
+      k.interrupts.traceSoftirqExit(c);
       if (pending != 0) {
         k.wakeKsoftirqd(c);
       }

@@ -85,6 +85,7 @@ public final class Kernel implements SchedulerHost {
 
   final SpinLocks locks;
   final KernelChecks checks;
+  final Interrupts interrupts;
   final KernelPath schedulePath;
   final KernelPath preemptSchedulePath;
   final KernelPath systemCallEntry;
@@ -117,6 +118,7 @@ public final class Kernel implements SchedulerHost {
     this.ksoftirqd = new Task[cpus.length];
     this.locks = new SpinLocks(this, cpus, sim, tracer, debug);
     this.checks = new KernelChecks(this, debug);
+    this.interrupts = new Interrupts(this);
 
     schedulePath =
         KernelPath.of(
@@ -361,7 +363,7 @@ public final class Kernel implements SchedulerHost {
           f.computeLeftNs = suspendedComputeNs;
         }
       }
-      enterInterrupt(c, vector);
+      interrupts.enterInterrupt(c, vector);
       dispatch(c);
     }
 
@@ -396,7 +398,7 @@ public final class Kernel implements SchedulerHost {
     try {
       while (c.cpu.segment() == Cpu.Segment.NONE) {
         if (c.cpu.hasDeliverableInterrupt()) {
-          enterInterrupt(c, c.cpu.acceptInterrupt());
+          interrupts.enterInterrupt(c, c.cpu.acceptInterrupt());
           continue;
         }
         ExecContext ctx = c.top();
@@ -489,79 +491,6 @@ public final class Kernel implements SchedulerHost {
 
   KernelPath softirqHandler(int nr) {
     return softirqHandlers[nr];
-  }
-
-  // ---- interrupts -----------------------------------------------------------------------------
-
-  private void enterInterrupt(KernelCpu c, int vector) {
-    if (c.contextDepth == KernelCpu.MAX_CONTEXTS) {
-      throw bug(c, "interrupt nesting", "more than " + KernelCpu.MAX_CONTEXTS + " nested contexts");
-    }
-    ExecContext ctx = c.contexts[c.contextDepth++];
-    ctx.clear();
-    ctx.kind = ExecContext.Kind.HARDIRQ;
-    ctx.vector = vector;
-    pushFrame(c, ctx, interruptPath, false);
-  }
-
-  void pushSoftirqContext(KernelCpu c) {
-    if (debug.preemptCount() && PreemptCount.inInterrupt(c.current.preemptCount)) {
-      throw bug(c, "softirq in interrupt", "do_softirq with " + PreemptCount.describe(c.current.preemptCount));
-    }
-    if (c.contextDepth == KernelCpu.MAX_CONTEXTS) {
-      throw bug(c, "interrupt nesting", "more than " + KernelCpu.MAX_CONTEXTS + " nested contexts");
-    }
-    ExecContext ctx = c.contexts[c.contextDepth++];
-    ctx.clear();
-    ctx.kind = ExecContext.Kind.SOFTIRQ;
-    ctx.saveIrqFlag(c.cpu.interruptsEnabled());
-    pushFrame(c, ctx, softirqPath, false);
-  }
-
-  void returnFromInterrupt(KernelCpu c, ExecContext irq) {
-    c.contextDepth--;
-    c.cpu.sti(); // iret: the interrupted context had IF set, or the interrupt would not be here
-    if (c.contextDepth > 0) {
-      return;
-    }
-    Task t = c.current;
-    if (t.isIdle()) {
-      return; // cpu_idle() looks at need_resched itself
-    }
-    ExecContext ctx = t.context;
-    if (ctx.inUserMode()) {
-      if (t.needResched()) {
-        pushFrame(c, ctx, retFromIntrToUser, false);
-      }
-      return;
-    }
-    if (preemption.preemptOnIrqReturn(c, t)) {
-      pushFrame(c, ctx, preemptSchedulePath, false);
-    }
-  }
-
-  void traceIrqEntry(KernelCpu c, int vector) {
-    if (tracer != null) {
-      tracer.irqEntry(now(), c.id, vector);
-    }
-  }
-
-  void traceIrqExit(KernelCpu c, int vector) {
-    if (tracer != null) {
-      tracer.irqExit(now(), c.id, vector);
-    }
-  }
-
-  void traceSoftirqEntry(KernelCpu c, int pending) {
-    if (tracer != null) {
-      tracer.softirqEntry(now(), c.id, pending);
-    }
-  }
-
-  void traceSoftirqExit(KernelCpu c) {
-    if (tracer != null) {
-      tracer.softirqExit(now(), c.id);
-    }
   }
 
   void wakeKsoftirqd(KernelCpu c) {

@@ -177,7 +177,7 @@ public final class KernelCpu {
   void bhEnable(ExecContext ctx) {
     addPreemptCount(-PreemptCount.SOFTIRQ_OFFSET, ctx);
     if (!inInterrupt() && softirqPending != 0) {
-      kernel.pushSoftirqContext(this);
+      kernel.interrupts.pushSoftirqContext(this);
     }
   }
 }

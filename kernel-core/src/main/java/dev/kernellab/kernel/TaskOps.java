@@ -279,7 +279,7 @@ final class TaskOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (c.softirqPending != 0) {
-        k.pushSoftirqContext(c);
+        k.interrupts.pushSoftirqContext(c);
         return;
       }
       if (c.current.needResched()) {

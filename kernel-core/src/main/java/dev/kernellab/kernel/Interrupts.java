@@ -1,0 +1,92 @@
+package dev.kernellab.kernel;
+
+/**
+ * Interrupt and softirq contexts on a CPU: entering a hardirq context for an accepted vector,
+ * entering {@code do_softirq}, and the decision taken on the way out.
+ *
+ * <p>Models arch/i386/kernel/irq.c {@code do_IRQ}, kernel/softirq.c {@code do_softirq} and
+ * {@code wakeup_softirqd}, and arch/i386/kernel/entry.S {@code ret_from_intr} (2.4.17, with
+ * the preempt patch's kernel-mode branch left to the {@link PreemptionModel}): returning to
+ * user mode reschedules if need_resched is set; returning into kernel code asks the model;
+ * returning into another interrupt context or into the idle loop decides nothing.
+ */
+final class Interrupts {
+
+  private final Kernel k;
+
+  Interrupts(Kernel k) {
+    this.k = k;
+  }
+
+  void enterInterrupt(KernelCpu c, int vector) {
+    ExecContext ctx = pushContext(c, ExecContext.Kind.HARDIRQ);
+    ctx.vector = vector;
+    k.pushFrame(c, ctx, k.interruptPath, false);
+  }
+
+  void pushSoftirqContext(KernelCpu c) {
+    if (k.debug.preemptCount() && PreemptCount.inInterrupt(c.current.preemptCount)) {
+      throw k.bug(c, "softirq in interrupt",
+          "do_softirq with " + PreemptCount.describe(c.current.preemptCount));
+    }
+    ExecContext ctx = pushContext(c, ExecContext.Kind.SOFTIRQ);
+    ctx.saveIrqFlag(c.cpu.interruptsEnabled());
+    k.pushFrame(c, ctx, k.softirqPath, false);
+  }
+
+  private ExecContext pushContext(KernelCpu c, ExecContext.Kind kind) {
+    if (c.contextDepth == KernelCpu.MAX_CONTEXTS) {
+      throw k.bug(c, "interrupt nesting", "more than " + KernelCpu.MAX_CONTEXTS + " nested contexts");
+    }
+    ExecContext ctx = c.contexts[c.contextDepth++];
+    ctx.clear();
+    ctx.kind = kind;
+    return ctx;
+  }
+
+  void returnFromInterrupt(KernelCpu c) {
+    c.contextDepth--;
+    c.cpu.sti(); // iret: the interrupted context had IF set, or the interrupt would not be here
+    if (c.contextDepth > 0) {
+      return;
+    }
+    Task t = c.current;
+    if (t.isIdle()) {
+      return; // cpu_idle() looks at need_resched itself
+    }
+    ExecContext ctx = t.context;
+    if (ctx.inUserMode()) {
+      if (t.needResched()) {
+        k.pushFrame(c, ctx, k.retFromIntrToUser, false);
+      }
+      return;
+    }
+    if (k.preemption.preemptOnIrqReturn(c, t)) {
+      k.pushFrame(c, ctx, k.preemptSchedulePath, false);
+    }
+  }
+
+  void traceIrqEntry(KernelCpu c, int vector) {
+    if (k.tracer != null) {
+      k.tracer.irqEntry(k.now(), c.id, vector);
+    }
+  }
+
+  void traceIrqExit(KernelCpu c, int vector) {
+    if (k.tracer != null) {
+      k.tracer.irqExit(k.now(), c.id, vector);
+    }
+  }
+
+  void traceSoftirqEntry(KernelCpu c, int pending) {
+    if (k.tracer != null) {
+      k.tracer.softirqEntry(k.now(), c.id, pending);
+    }
+  }
+
+  void traceSoftirqExit(KernelCpu c) {
+    if (k.tracer != null) {
+      k.tracer.softirqExit(k.now(), c.id);
+    }
+  }
+}
