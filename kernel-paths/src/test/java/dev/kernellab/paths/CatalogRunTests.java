@@ -8,10 +8,6 @@ import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.SimpleRoundRobinScheduler;
 import dev.kernellab.kernel.TaskSpec;
-import dev.kernellab.paths.fs.Pipe;
-import dev.kernellab.paths.kernel.Timer;
-import dev.kernellab.paths.net.Net;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -31,48 +27,14 @@ class CatalogRunTests {
         .scheduler(new SimpleRoundRobinScheduler());
     p.install(b);
     p.installDaemons(b);
-    List<Long> latencies = new ArrayList<>();
-    long[] last = {0};
-    KernelPath probe = KernelPath.userProgram("realfeel")
-        .loop("main", Long.MAX_VALUE, l -> l
-            .syscall(p.rtc().read)
-            .probe((c, t, now) -> {
-              if (last[0] != 0) {
-                latencies.add(now - last[0]);
-              }
-              last[0] = now;
-            }))
-        .build();
-    Pipe pipe = p.syscalls().newPipe("ping");
-    Net.Connection conn = p.net().newConnection("ttcp");
-    KernelPath child = KernelPath.userProgram("child").compute(200_000).syscall(p.exit().sysExit).build();
-    KernelPath load = KernelPath.userProgram("load")
-        .loop("main", Long.MAX_VALUE, l -> l
-            .syscall(p.filemap().sysRead)
-            .syscall(p.filemap().sysWrite)
-            .syscall(p.syscalls().open)
-            .syscall(p.syscalls().close)
-            .syscall(p.memory().sysMunmap)
-            .syscall(pipe.write)
-            .syscall(conn.send)
-            .syscall(p.proc().statm)
-            .syscall(p.console().ttyWrite)
-            .syscall(p.fork().sysFork("child", child))
-            .syscall(p.filemap().truncateInodePages)
-            .syscall(Timer.sysNanosleep(MS))
-            .compute(500_000))
-        .build();
-    KernelPath reader = KernelPath.userProgram("reader")
-        .loop("main", Long.MAX_VALUE, l -> l.syscall(pipe.read).syscall(conn.recv))
-        .build();
-    b.task(TaskSpec.user("realfeel", probe).fifo(99))
-        .task(TaskSpec.user("load", load))
-        .task(TaskSpec.user("reader", reader));
+    MixedLoadRig rig = new MixedLoadRig(p);
+    b.task(TaskSpec.user("realfeel", rig.realfeel).fifo(99))
+        .task(TaskSpec.user("load", rig.load))
+        .task(TaskSpec.user("reader", rig.reader));
     Kernel k = b.build();
-    k.machine().rtc().setPeriodicRate(2048);
-    k.machine().rtc().setPeriodicInterrupt(true);
+    MixedLoadRig.startRtc(k);
     k.run(endNs);
-    return new Run(latencies, p.rtc().interrupts(), pipe.messages());
+    return new Run(rig.periods, p.rtc().interrupts(), rig.pipe.messages());
   }
 
   @Test

@@ -6,13 +6,10 @@ import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.it.GoldenScenarios.Config;
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.paths.Kernel24Paths;
-import dev.kernellab.paths.fs.Pipe;
-import dev.kernellab.paths.kernel.Timer;
-import dev.kernellab.paths.net.Net;
+import dev.kernellab.paths.MixedLoadRig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -62,58 +59,20 @@ class ComposedKernelTests {
     if (config.lowlat) {
       b.patch("lowlat");
     }
-    List<Long> periods = new ArrayList<>();
-    long[] last = {0};
-    KernelPath realfeel =
-        KernelPath.userProgram("realfeel")
-            .loop("main", Long.MAX_VALUE, l -> l
-                .syscall(p.rtc().read)
-                .probe((c, t, now) -> {
-                  if (last[0] != 0) {
-                    periods.add(now - last[0]);
-                  }
-                  last[0] = now;
-                }))
-            .build();
-    Pipe pipe = p.syscalls().newPipe("ping");
-    Net.Connection conn = p.net().newConnection("ttcp");
-    KernelPath child =
-        KernelPath.userProgram("child").compute(200_000).syscall(p.exit().sysExit).build();
-    KernelPath load =
-        KernelPath.userProgram("load")
-            .loop("main", Long.MAX_VALUE, l -> l
-                .syscall(p.filemap().sysRead)
-                .syscall(p.filemap().sysWrite)
-                .syscall(p.syscalls().open)
-                .syscall(p.syscalls().close)
-                .syscall(p.memory().sysMunmap)
-                .syscall(pipe.write)
-                .syscall(conn.send)
-                .syscall(p.proc().statm)
-                .syscall(p.console().ttyWrite)
-                .syscall(p.fork().sysFork("child", child))
-                .syscall(p.filemap().truncateInodePages)
-                .syscall(Timer.sysNanosleep(MS))
-                .compute(500_000))
-            .build();
-    KernelPath reader =
-        KernelPath.userProgram("reader")
-            .loop("main", Long.MAX_VALUE, l -> l.syscall(pipe.read).syscall(conn.recv))
-            .build();
-    b.task(TaskSpec.user("realfeel", realfeel).fifo(99))
-        .task(TaskSpec.user("load", load))
-        .task(TaskSpec.user("load2", load).onCpu(cpus - 1))
-        .task(TaskSpec.user("reader", reader));
+    MixedLoadRig rig = new MixedLoadRig(p);
+    b.task(TaskSpec.user("realfeel", rig.realfeel).fifo(99))
+        .task(TaskSpec.user("load", rig.load))
+        .task(TaskSpec.user("load2", rig.load).onCpu(cpus - 1))
+        .task(TaskSpec.user("reader", rig.reader));
     Kernel k = b.build();
-    k.machine().rtc().setPeriodicRate(2048);
-    k.machine().rtc().setPeriodicInterrupt(true);
+    MixedLoadRig.startRtc(k);
     k.run(endNs);
     k.scheduler().checkInvariants();
     long switches = 0;
     for (var t : k.allTasks()) {
       switches += t.voluntarySwitches() + t.involuntarySwitches();
     }
-    return new Outcome(periods, switches, p.rtc().interrupts());
+    return new Outcome(rig.periods, switches, p.rtc().interrupts());
   }
 
   @ParameterizedTest(name = "{0} {1} on {2} cpus")
