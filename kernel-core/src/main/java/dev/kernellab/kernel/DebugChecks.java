@@ -12,17 +12,22 @@ package dev.kernellab.kernel;
  * @param lockOrder the same two locks taken in both orders (a light lockdep)
  * @param preemptCount preempt_count underflow, a task exiting with a non-zero count, a softirq
  *     run with interrupts off
+ * @param recentEvents keep a ring of the last kernel events, printed in every bug report
  */
 public record DebugChecks(
-    boolean atomicSchedule, boolean lockOwnership, boolean lockOrder, boolean preemptCount) {
+    boolean atomicSchedule,
+    boolean lockOwnership,
+    boolean lockOrder,
+    boolean preemptCount,
+    boolean recentEvents) {
 
   /** Everything on: the default in tests. */
   public static DebugChecks all() {
-    return new DebugChecks(true, true, true, true);
+    return new DebugChecks(true, true, true, true, true);
   }
 
   /** Everything off: a production kernel of the era. */
   public static DebugChecks none() {
-    return new DebugChecks(false, false, false, false);
+    return new DebugChecks(false, false, false, false, false);
   }
 }

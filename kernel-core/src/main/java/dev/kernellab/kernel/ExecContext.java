@@ -95,10 +95,8 @@ final class ExecContext {
     irqFlags[irqFlagsDepth++] = enabled;
   }
 
-  boolean restoreIrqFlag() {
-    if (irqFlagsDepth == 0) {
-      throw new IllegalStateException("local_irq_restore without a matching save");
-    }
+  /** Pops the innermost saved flag; the caller checks {@code irqFlagsDepth > 0} first. */
+  boolean popIrqFlag() {
     return irqFlags[--irqFlagsDepth];
   }
 

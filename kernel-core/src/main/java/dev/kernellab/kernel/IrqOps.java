@@ -60,7 +60,7 @@ final class IrqOps {
   static final class IrqRestore extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      c.irqRestore(ctx, ctx.restoreIrqFlag());
+      c.irqRestoreSaved(ctx);
       f.advance();
     }
 

@@ -65,7 +65,8 @@ public final class Kernel implements SchedulerHost {
   private final Simulation sim;
   private final Scheduler scheduler;
   final PreemptionModel preemption;
-  final Tracer tracer;
+  final Tracer tracer; // the user's tracer, the event ring, both, or null
+  private final RecentEvents recent; // while DebugChecks.recentEvents: the last events, for oopses
   final DebugChecks debug;
   private final int hz;
   private final CostTable costs;
@@ -105,8 +106,9 @@ public final class Kernel implements SchedulerHost {
     this.sim = machine.simulation();
     this.scheduler = b.schedulerOrFail();
     this.preemption = b.preemptionModel();
-    this.tracer = b.tracer();
     this.debug = b.debugChecks();
+    this.recent = debug.recentEvents() ? new RecentEvents() : null;
+    this.tracer = TracerPair.of(recent, b.tracer());
     this.hz = b.hz();
     this.costs = machine.spec().costs();
     this.siteHooks = new HashMap<>(b.siteHooks());
@@ -149,10 +151,12 @@ public final class Kernel implements SchedulerHost {
             new IrqOps.Iret());
     softirqPath = KernelPath.of("kernel/softirq.c", "do_softirq", false, new IrqOps.DoSoftirq());
     idlePath = KernelPath.of("arch/i386/kernel/process.c", "cpu_idle", false, new TaskOps.Idle());
+    // ret_from_fork: schedule_tail(), then jmp ret_from_sys_call, which honours need_resched
+    // for user tasks and kernel threads alike (kernel_thread() forks through int $0x80).
     retFromFork =
         KernelPath.of(
             "arch/i386/kernel/entry.S", "ret_from_fork", false,
-            new SchedOps.SwitchCost(), new SchedOps.ScheduleTail());
+            new SchedOps.SwitchCost(), new SchedOps.ForkTail(), new TaskOps.RetToUser(true));
     exitPath = KernelPath.of("kernel/exit.c", "do_exit", false, new TaskOps.Exit());
     vectorActions[machine.ioApic().vectorOf(IdeDisk.IRQ)] =
         new IrqAction("ide0", IoOps.ideInterrupt(machine.disk()), true);
@@ -312,7 +316,6 @@ public final class Kernel implements SchedulerHost {
     t.context.push(program, program.isUser());
     ExecContext.Frame f = t.context.push(retFromFork, false);
     f.scratch = 1; // the first run pays a context switch
-    t.context.saveIrqFlag(true);
     // do_fork: a child starts with preempt_count 1, dropped by schedule_tail() on its first run.
     t.preemptCount = PreemptCount.PREEMPT_OFFSET;
   }
@@ -423,6 +426,10 @@ public final class Kernel implements SchedulerHost {
         }
         f.path.op(f.pc).exec(this, c, ctx, f);
       }
+    } catch (KernelBug e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw internalError(c, e);
     } finally {
       c.dispatching = false;
       thisCpu = savedCpu;
@@ -451,10 +458,14 @@ public final class Kernel implements SchedulerHost {
   private void contextFinished(KernelCpu c, ExecContext ctx) {
     switch (ctx.kind) {
       case SOFTIRQ -> {
+        if (ctx.irqFlagsDepth != 1) {
+          throw bug(c, "softirq context unbalanced",
+              "do_softirq ended with " + ctx.irqFlagsDepth + " saved irq flags instead of 1");
+        }
         c.contextDepth--;
-        c.cpu.restoreInterruptFlag(ctx.restoreIrqFlag());
+        c.cpu.restoreInterruptFlag(ctx.popIrqFlag());
       }
-      case HARDIRQ -> throw new IllegalStateException("hardirq context ended without iret on " + c);
+      case HARDIRQ -> throw bug(c, "hardirq context ended without iret", "vector 0x" + Integer.toHexString(ctx.vector));
       case TASK -> ctx.push(exitPath, false);
     }
   }
@@ -637,7 +648,22 @@ public final class Kernel implements SchedulerHost {
 
   /** Runs the simulation until {@code endNs}. */
   public void run(long endNs) {
-    sim.runUntil(endNs);
+    try {
+      sim.runUntil(endNs);
+    } catch (KernelBug e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw internalError(cpus[thisCpu], e);
+    }
+  }
+
+  /**
+   * Checks, between two events, that no task is lost or duplicated and the scheduler's
+   * invariants hold; throws a {@link KernelBug} naming what broke. For soaks and tests: it
+   * looks at every task and every queue.
+   */
+  public void checkInvariants() {
+    KernelInvariants.check(this, cpus, tasks);
   }
 
   /** The machine. */
@@ -694,10 +720,26 @@ public final class Kernel implements SchedulerHost {
   }
 
   KernelBug bug(KernelCpu c, String check, String detail) {
+    return bug(c, check, detail, null);
+  }
+
+  private KernelBug bug(KernelCpu c, String check, String detail, Throwable cause) {
     ExecContext ctx = c.top();
     KernelPath p = ctx.currentPath();
     String where = p == null ? "" : " in " + p + (p.site() != null ? " (site " + p.site().key() + ")" : "");
     return new KernelBug(
-        check, detail + " [cpu" + c.id + ", task " + c.current + where + ", t=" + now() + " ns]");
+        check,
+        detail + " [cpu" + c.id + ", task " + c.current + where + ", t=" + now() + " ns]",
+        Oops.report(this, c, recent),
+        cause);
+  }
+
+  /**
+   * An exception the model itself threw on {@code c} (a scheduler's consistency check, an
+   * index out of range) becomes an oops with the CPU's state, so that every failure of a run
+   * reads the same way and can be filed.
+   */
+  private KernelBug internalError(KernelCpu c, RuntimeException e) {
+    return bug(c, "internal error", e.toString(), e);
   }
 }

@@ -139,6 +139,16 @@ public final class KernelCpu {
     }
   }
 
+  /** {@code local_irq_restore(flags)} of the innermost {@code local_irq_save} of {@code ctx}. */
+  void irqRestoreSaved(ExecContext ctx) {
+    if (ctx.irqFlagsDepth == 0) {
+      throw kernel.bug(this, "local_irq_restore without a matching save",
+          "no saved flags in this " + ctx.kind.name().toLowerCase(java.util.Locale.ROOT)
+              + " context at " + ctx.currentPath());
+    }
+    irqRestore(ctx, ctx.popIrqFlag());
+  }
+
   void addPreemptCount(int delta, ExecContext ctx) {
     Task t = current;
     int before = t.preemptCount;

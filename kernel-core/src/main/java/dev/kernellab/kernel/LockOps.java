@@ -87,7 +87,7 @@ final class LockOps {
           k.locks.release(c, ctx, lock, read);
           switch (form) {
             case IRQ -> c.irqEnable(ctx);
-            case IRQSAVE -> c.irqRestore(ctx, ctx.restoreIrqFlag());
+            case IRQSAVE -> c.irqRestoreSaved(ctx);
             case PLAIN, BH -> {}
           }
           // Pending interrupts are taken here, before preempt_enable, as after the real sti.

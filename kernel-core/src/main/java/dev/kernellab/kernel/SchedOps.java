@@ -28,14 +28,16 @@ final class SchedOps {
 
   /**
    * Entry of {@code schedule()}: the debug checks, {@code preempt_disable()} (the patched
-   * schedule() is not itself preemptible), then interrupts off for the runqueue lock.
+   * schedule() is not itself preemptible), then {@code spin_lock_irq(&runqueue_lock)}. The
+   * flag is not saved: schedule() leaves with {@code spin_unlock_irq}, interrupts on, whatever
+   * its caller had (kernel/sched.c 2.4.17 and 2.5.5), so a {@code sleep_on()} caller that
+   * entered with interrupts off restores its own flags afterwards.
    */
   static final class ScheduleEntry extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       k.checks.scheduleEntryChecks(c, ctx);
       c.addPreemptCount(PreemptCount.PREEMPT_OFFSET, ctx);
-      ctx.saveIrqFlag(c.cpu.interruptsEnabled());
       c.irqDisable(ctx);
       f.advance();
     }
@@ -115,13 +117,15 @@ final class SchedOps {
   }
 
   /**
-   * End of {@code schedule()}, run by the task switched to: interrupts back as they were when
-   * it entered schedule(), {@code preempt_enable_no_resched()}, and again while need_resched.
+   * End of {@code schedule()}, run by the task switched to: {@code spin_unlock_irq} (interrupts
+   * on, always), {@code preempt_enable_no_resched()}, and {@code goto need_resched_back} while
+   * need_resched is set (kernel/sched.c 2.4.17 {@code schedule()}, label {@code same_process}).
+   * Only schedule() itself loops: a child's first return goes through {@link ForkTail}.
    */
   static final class ScheduleTail extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      c.irqRestore(ctx, ctx.restoreIrqFlag());
+      c.irqEnable(ctx);
       c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET, ctx);
       if (c.current.needResched()) {
         f.pc = 0;
@@ -133,7 +137,29 @@ final class SchedOps {
 
     @Override
     String describe() {
-      return "schedule: spin_unlock_irq(&runqueue_lock); if (need_resched) goto again";
+      return "schedule: spin_unlock_irq(&runqueue_lock); if (need_resched) goto need_resched_back";
+    }
+  }
+
+  /**
+   * {@code schedule_tail(prev)} on a new task's first run ({@code ret_from_fork},
+   * arch/i386/kernel/entry.S 2.4.17): the runqueue lock is released with interrupts on and the
+   * child's initial preempt count of 1 is dropped, and that is all. It does not loop on
+   * need_resched as schedule() does: a need_resched set meanwhile (a wake-up from another
+   * CPU during the switch) is honoured by {@code ret_from_sys_call}, where ret_from_fork goes
+   * next, or by the kernel thread's own loop.
+   */
+  static final class ForkTail extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      c.irqEnable(ctx);
+      c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET, ctx);
+      f.advance();
+    }
+
+    @Override
+    String describe() {
+      return "schedule_tail(): spin_unlock_irq(&runqueue_lock)";
     }
   }
 

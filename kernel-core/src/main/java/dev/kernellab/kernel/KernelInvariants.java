@@ -1,0 +1,60 @@
+package dev.kernellab.kernel;
+
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What must hold of a kernel between any two events, checked on request
+ * ({@link Kernel#checkInvariants()}): the scheduler's own invariants, and that no task is lost
+ * or duplicated: each runs on at most one CPU, each runnable task is queued exactly once, the
+ * queues hold only live tasks, and every lock a CPU lists as held is held by that CPU.
+ *
+ * <p>In the kernel these are the runqueue sanity checks that {@code CONFIG_DEBUG_KERNEL}
+ * builds carry in spirit (2.4.17 {@code schedule()}'s {@code BUG_ON}s, 2.5's runqueue
+ * assertions), made exhaustive because a model can afford to look at everything.
+ */
+final class KernelInvariants {
+
+  private KernelInvariants() {}
+
+  static void check(Kernel k, KernelCpu[] cpus, List<Task> tasks) {
+    try {
+      k.scheduler().checkInvariants();
+    } catch (IllegalStateException e) {
+      throw k.bug(cpus[0], "scheduler invariant", e.getMessage());
+    }
+    Map<Task, Integer> runningOn = new IdentityHashMap<>();
+    for (KernelCpu c : cpus) {
+      Integer other = runningOn.put(c.current, c.id);
+      if (other != null && !c.current.isIdle()) {
+        throw k.bug(c, "task on two CPUs", c.current + " is current on cpu" + other + " and cpu" + c.id);
+      }
+      if (!c.current.isIdle() && !tasks.contains(c.current)) {
+        throw k.bug(c, "dead task running", c.current + " (" + c.current.state() + ") is current but not alive");
+      }
+      for (int i = 0; i < c.heldCount; i++) {
+        SpinLock l = c.held[i];
+        if (!l.isReaderWriter() && l.writerCpu != c.id && l.nested == 0) {
+          throw k.bug(c, "held-lock list corrupt", l + " listed as held on cpu" + c.id + " but held by cpu" + l.writerCpu);
+        }
+      }
+    }
+    Map<Task, Integer> queued = new IdentityHashMap<>();
+    for (Task t : k.scheduler().queuedTasks()) {
+      if (queued.merge(t, 1, Integer::sum) > 1) {
+        throw k.bug(cpus[t.cpu()], "task queued twice", t + " appears twice on the runqueues");
+      }
+      if (!tasks.contains(t)) {
+        throw k.bug(cpus[t.cpu()], "dead task queued", t + " (" + t.state() + ") is on a runqueue but not alive");
+      }
+    }
+    for (Task t : tasks) {
+      if (t.state() == TaskState.RUNNING && !queued.containsKey(t)) {
+        throw k.bug(cpus[t.cpu()], "runnable task lost",
+            t + " is TASK_RUNNING but on no runqueue"
+                + (runningOn.containsKey(t) ? " (current on cpu" + runningOn.get(t) + ")" : ""));
+      }
+    }
+  }
+}

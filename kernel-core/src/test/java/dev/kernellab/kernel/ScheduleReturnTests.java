@@ -1,0 +1,87 @@
+package dev.kernellab.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kernellab.hw.CostTable;
+import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.hw.sim.Event;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How {@code schedule()} and a new task's first return leave the CPU: the soak found a child
+ * whose need_resched was set during its first context switch (a wake-up from another CPU) loop
+ * back through {@code ret_from_fork} as if it were schedule() and pop interrupt flags it never
+ * saved.
+ */
+class ScheduleReturnTests {
+
+  private static final long US = 1_000;
+  private static final long MS = 1_000_000;
+
+  /** Every cost zero but the context switch, so the switch is a window of known length. */
+  private static final CostTable SWITCH_ONLY =
+      new CostTable(0, 0, 10 * US, 0, 0, 0, 0, 0, 0, 0, 0);
+
+  @Test
+  void aChildWokenIntoDuringItsFirstSwitchReschedulesAtRetFromSysCall() {
+    KernelPath child = KernelPath.userProgram("child").compute(MS).build();
+    KernelPath parent =
+        KernelPath.userProgram("parent")
+            .syscall(KernelPath.path("kernel/fork.c", "sys_fork").fork("child", child).build())
+            .syscall(KernelPath.path("test/k.c", "pause").setState(TaskState.INTERRUPTIBLE).schedule().build())
+            .build();
+    KernelPath sleeper =
+        KernelPath.userProgram("rt")
+            .loop("main", Long.MAX_VALUE, l -> l.syscall(
+                KernelPath.path("test/k.c", "pause").setState(TaskState.INTERRUPTIBLE).schedule().build()))
+            .build();
+    List<String> switches = new ArrayList<>();
+    Kernel[] kernel = new Kernel[1];
+    Task[] firstChild = new Task[1];
+    Tracer wakeDuringFirstSwitch =
+        new Tracer() {
+          @Override
+          public void schedSwitch(long now, int cpu, Task prev, Task next) {
+            switches.add(now + " " + prev.comm() + "->" + next.comm());
+            if (next.comm().equals("child") && next.voluntarySwitches() + next.involuntarySwitches() == 0
+                && next.runtimeNs() == 0 && switches.stream().filter(s -> s.endsWith("->child")).count() == 1) {
+              Kernel k = kernel[0];
+              firstChild[0] = next;
+              k.simulation().schedule(
+                  new Event("wake rt", t -> k.cpu(0).wakeUpProcess(k.task("rt"))), now + 5 * US);
+            }
+          }
+        };
+    KernelBuilder b =
+        new KernelBuilder(MachineSpec.uniprocessor().withCosts(SWITCH_ONLY), 1)
+            .scheduler(new SimpleRoundRobinScheduler())
+            .tracer(wakeDuringFirstSwitch)
+            .task(TaskSpec.user("rt", sleeper).fifo(50))
+            .task(TaskSpec.user("parent", parent));
+    Kernel k = b.build();
+    kernel[0] = k;
+    k.run(5 * MS);
+    k.checkInvariants();
+
+    long toChild = at(switches, "parent->child");
+    // The child pays its switch in [toChild, toChild + 10 us]; rt woke at +5 us and set the
+    // child's need_resched. ret_from_fork's ret_from_sys_call honours it the instant the
+    // switch is paid: before the child runs one instruction of user code.
+    assertThat(at(switches, "child->rt")).isEqualTo(toChild + 10 * US);
+    // Its first slice was the switch alone; it later ran its millisecond and exited.
+    assertThat(switches).contains((toChild + 10 * US) + " child->rt");
+    assertThat(firstChild[0].state()).isEqualTo(TaskState.DEAD);
+    assertThat(firstChild[0].runtimeNs()).isEqualTo(MS + 20 * US); // two switches in
+  }
+
+  private static long at(List<String> switches, String what) {
+    for (String s : switches) {
+      if (s.endsWith(" " + what)) {
+        return Long.parseLong(s.substring(0, s.indexOf(' ')));
+      }
+    }
+    throw new AssertionError("no switch " + what + " in " + switches);
+  }
+}

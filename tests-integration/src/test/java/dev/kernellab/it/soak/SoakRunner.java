@@ -1,0 +1,120 @@
+package dev.kernellab.it.soak;
+
+import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.DebugChecks;
+import dev.kernellab.kernel.Kernel;
+import dev.kernellab.kernel.KernelBug;
+import dev.kernellab.kernel.KernelBuilder;
+import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.kernel.Task;
+import dev.kernellab.paths.Kernel24Paths;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Runs one {@link SoakCase}: composes the kernel (catalog, daemons, the case's scheduler and
+ * patches, every debug check on), starts the workload, and runs it in one-second slices,
+ * checking after each that the kernel's invariants hold and that the probe and every task of
+ * the workload made progress. Any exception, kernel bug or failed check ends the run and is
+ * reported with the case's coordinates.
+ */
+final class SoakRunner {
+
+  /** Simulated time between two checks. */
+  static final long SLICE_NS = 1_000_000_000L;
+
+  /**
+   * How long a task of the workload may go without running before the soak calls it lost: the
+   * loads sleep at most a few ms per pass, so five simulated seconds without a switch is a hang.
+   */
+  static final long STALL_NS = 5 * SLICE_NS;
+
+  private SoakRunner() {}
+
+  /** The outcome of one case. */
+  record Result(SoakCase soakCase, String failure, String detail, long wallNs, long events) {
+    boolean ok() {
+      return failure == null;
+    }
+  }
+
+  static Result run(SoakCase sc) {
+    long wall0 = System.nanoTime();
+    Kernel k = null;
+    try {
+      Kernel24Paths paths = Kernel24Paths.withDefaults();
+      KernelBuilder b =
+          new KernelBuilder(MachineSpec.uniprocessor().withCpus(sc.cpus()), sc.seed())
+              .scheduler(SchedulerProvider.create(sc.scheduler()))
+              .debugChecks(DebugChecks.all());
+      paths.install(b);
+      paths.installDaemons(b);
+      for (String patch : sc.patchSet().patches()) {
+        b.patch(patch);
+      }
+      SoakWorkload.Instance w = SoakWorkload.byName(sc.workload()).install(paths, b, sc.cpus());
+      k = b.build();
+      w.start(k);
+      Map<String, Long> lastRan = new HashMap<>();
+      Map<String, Long> lastSeen = new HashMap<>();
+      long lastProgress = -1;
+      long progressAt = 0;
+      for (long t = SLICE_NS; t <= sc.simulatedNs(); t += SLICE_NS) {
+        k.run(t);
+        k.checkInvariants();
+        long p = w.progress();
+        if (p != lastProgress) {
+          lastProgress = p;
+          progressAt = t;
+        } else if (t - progressAt >= STALL_NS) {
+          return failed(sc, wall0, k, "no progress",
+              "the workload's probe saw nothing for " + (t - progressAt) / 1_000_000 + " ms");
+        }
+        for (String comm : w.mustRun()) {
+          Task task = k.task(comm);
+          if (task == null) {
+            return failed(sc, wall0, k, "task gone", comm + " is no longer alive at t=" + t);
+          }
+          long seen = task.runtimeNs() + task.voluntarySwitches() + task.involuntarySwitches();
+          if (!lastSeen.containsKey(comm) || lastSeen.get(comm) != seen || isCurrent(k, task)) {
+            lastSeen.put(comm, seen);
+            lastRan.put(comm, t);
+          } else if (t - lastRan.get(comm) >= STALL_NS) {
+            return failed(sc, wall0, k, "task starved or lost",
+                task + " has not run for " + (t - lastRan.get(comm)) / 1_000_000 + " ms (state "
+                    + task.state() + ", cpu " + task.cpu() + ", queued "
+                    + k.scheduler().queuedTasks().contains(task) + ")");
+          }
+        }
+      }
+      return new Result(sc, null, null, System.nanoTime() - wall0, k.simulation().eventsFired());
+    } catch (KernelBug e) {
+      return failed(sc, wall0, k, e.summary(), e.getMessage() + "\n" + stack(e));
+    } catch (RuntimeException | Error e) {
+      return failed(sc, wall0, k, e.toString(), stack(e));
+    }
+  }
+
+  private static boolean isCurrent(Kernel k, Task t) {
+    for (int i = 0; i < k.cpuCount(); i++) {
+      if (k.current(i) == t) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Result failed(SoakCase sc, long wall0, Kernel k, String failure, String detail) {
+    long events = k == null ? 0 : k.simulation().eventsFired();
+    String at = k == null ? "" : " at t=" + k.now() + " ns";
+    return new Result(sc, failure + at, detail, System.nanoTime() - wall0, events);
+  }
+
+  private static String stack(Throwable e) {
+    StringWriter sw = new StringWriter();
+    e.printStackTrace(new PrintWriter(sw));
+    return sw.toString();
+  }
+}
