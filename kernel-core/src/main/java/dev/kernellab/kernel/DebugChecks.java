@@ -5,8 +5,10 @@ package dev.kernellab.kernel;
  * patch's debug, 2.5's {@code schedule()} checks; performed by {@code KernelChecks} and
  * {@code SpinLocks}). A violation raises a {@link KernelBug}.
  *
- * @param atomicSchedule "scheduling while atomic", "Scheduling in interrupt", sleeping with
- *     interrupts off (2.5's {@code schedule()} checks, the preempt patch's debug)
+ * @param atomicSchedule "Scheduling in interrupt" (kernel/sched.c 2.4.17 {@code schedule()}) and
+ *     "scheduling while atomic" (a spinlock or preempt_disable held: 2.5's {@code schedule()}
+ *     check, a real bug in 2.4 too, where nothing caught it). Calling schedule() with
+ *     interrupts off is not a bug in 2.4: {@code sleep_on()} does it.
  * @param lockOwnership unlocking a lock that is not held or held by another CPU; spinlock
  *     recursion on SMP
  * @param lockOrder the same two locks taken in both orders (a light lockdep)

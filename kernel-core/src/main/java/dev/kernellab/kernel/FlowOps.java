@@ -108,6 +108,32 @@ final class FlowOps {
     }
   }
 
+  /** Calls another path if a guard says so ({@code if (!down_trylock(&sem)) f();}). */
+  static final class CallIf extends Op {
+    final String description;
+    final Guard guard;
+    final KernelPath target;
+
+    CallIf(String description, Guard guard, KernelPath target) {
+      this.description = description;
+      this.guard = guard;
+      this.target = target;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      f.advance();
+      if (guard.test(c)) {
+        k.pushFrame(c, ctx, target, false);
+      }
+    }
+
+    @Override
+    String describe() {
+      return "if (" + description + ") " + target.function() + "()";
+    }
+  }
+
   /**
    * Zero-time Java code. If it woke a task from process context, the end of the effect is a
    * preemption point, as the wake-up's {@code spin_unlock_irqrestore} is under CONFIG_PREEMPT.

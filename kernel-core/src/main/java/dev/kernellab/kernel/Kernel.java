@@ -520,8 +520,14 @@ public final class Kernel implements SchedulerHost {
     pushFrame(c, ctx, schedulePath, false);
   }
 
-  /** The generic half of schedule(): returns true if the CPU switched to another task. */
-  boolean switchTasks(KernelCpu c) {
+  /**
+   * The start of schedule()'s work under the runqueue lock: a task that blocked leaves the
+   * runqueue ({@code switch (prev->state)}, unless PREEMPT_ACTIVE), before any selection, as
+   * in 2.4.17 and 2.5.5 alike; and, for a scheduler that clears it there, need_resched
+   * (2.4.17: before {@code repeat_schedule}, so a wake-up during its unlocked recalculation
+   * leaves the flag set and schedule() goes round again).
+   */
+  void scheduleBegin(KernelCpu c) {
     Task prev = c.current;
     if (!prev.isIdle()
         && prev.state() != TaskState.RUNNING
@@ -532,8 +538,18 @@ public final class Kernel implements SchedulerHost {
         scheduler.deactivate(prev, c.id);
       }
     }
+    if (scheduler.clearsNeedReschedBeforeSelection()) {
+      prev.setNeedResched(false);
+    }
+  }
+
+  /** The generic half of schedule(): returns true if the CPU switched to another task. */
+  boolean switchTasks(KernelCpu c) {
+    Task prev = c.current;
     Task next = scheduler.pickNext(c.id, prev);
-    prev.setNeedResched(false);
+    if (!scheduler.clearsNeedReschedBeforeSelection()) {
+      prev.setNeedResched(false); // 2.5.5: clear_tsk_need_resched(prev) after the pick
+    }
     if (next == prev) {
       return false;
     }
@@ -560,12 +576,16 @@ public final class Kernel implements SchedulerHost {
   // ---- wake-ups -------------------------------------------------------------------------------
 
   int wakeUpQueue(KernelCpu c, WaitQueue wq) {
+    return wakeUpQueue(c, wq, false);
+  }
+
+  int wakeUpQueue(KernelCpu c, WaitQueue wq, boolean sync) {
     int woken = 0;
     int i = 0;
     while (i < wq.waiterCount()) {
       Task t = wq.waiter(i);
       boolean exclusive = wq.isExclusive(i);
-      if (wakeUpTask(c, t)) {
+      if (wakeUpTask(c, t, sync)) {
         woken++;
         if (exclusive) {
           break;
@@ -577,9 +597,13 @@ public final class Kernel implements SchedulerHost {
   }
 
   boolean wakeUpTask(KernelCpu c, Task t) {
+    return wakeUpTask(c, t, false);
+  }
+
+  boolean wakeUpTask(KernelCpu c, Task t, boolean sync) {
     int saved = thisCpu;
     thisCpu = c.id;
-    boolean woke = scheduler.tryToWakeUp(t, false);
+    boolean woke = scheduler.tryToWakeUp(t, sync);
     thisCpu = saved;
     if (woke && tracer != null) {
       tracer.schedWakeup(now(), c.id, t);
@@ -635,6 +659,14 @@ public final class Kernel implements SchedulerHost {
     boolean wasSet = t.needResched();
     t.setNeedResched(true);
     if (!wasSet && cpu != thisCpu) {
+      machine.sendIpi(thisCpu, cpu, Vectors.RESCHEDULE_VECTOR);
+    }
+  }
+
+  @Override
+  public void rescheduleAndInterrupt(int cpu) {
+    cpus[cpu].current.setNeedResched(true);
+    if (cpu != thisCpu) {
       machine.sendIpi(thisCpu, cpu, Vectors.RESCHEDULE_VECTOR);
     }
   }

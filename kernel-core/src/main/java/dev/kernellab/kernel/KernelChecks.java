@@ -52,9 +52,10 @@ final class KernelChecks {
           t + " " + PreemptCount.describe(t.preemptCount) + heldLocks(c) + ", called from "
               + callerOf(ctx));
     }
-    if (t.state().isSleeping() && !c.cpu.interruptsEnabled()) {
-      throw k.bug(c, "sleeping with interrupts off", t + " in " + callerOf(ctx));
-    }
+    // No check of the interrupt flag: 2.4's sleep_on() calls schedule() with interrupts off
+    // (SLEEP_ON_HEAD ends in wq_write_unlock without the restore), and schedule() takes
+    // runqueue_lock with spin_lock_irq and leaves with spin_unlock_irq whatever it was given
+    // (kernel/sched.c 2.4.17). The 2.4 preempt patches add no such check either.
   }
 
   private String heldLocks(KernelCpu c) {

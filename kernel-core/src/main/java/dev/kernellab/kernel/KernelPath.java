@@ -301,6 +301,31 @@ public final class KernelPath {
       return kernelOnly("a call of " + target.function(), new FlowOps.Call(target));
     }
 
+    /** Calls {@code target} only if {@code guard} says so, described as {@code description}. */
+    public Builder callIf(String description, Guard guard, KernelPath target) {
+      if (target.isUser()) {
+        throw new IllegalArgumentException("cannot call user program " + target.function());
+      }
+      return kernelOnly("a call of " + target.function(), new FlowOps.CallIf(description, guard, target));
+    }
+
+    /** {@code down(sem)}: sleep uninterruptibly until a slot is free, then take it. */
+    public Builder down(Semaphore sem) {
+      return kernelOnly("down", new TaskOps.WaitEvent(
+          sem.waitQueue(), sem::tryDown, TaskState.UNINTERRUPTIBLE, true, "down(&" + sem.name() + ")"));
+    }
+
+    /** {@code if (!down_trylock(sem)) target();}: {@code target} runs holding the semaphore. */
+    public Builder callIfDownTrylock(Semaphore sem, KernelPath target) {
+      return callIf("!down_trylock(&" + sem.name() + ")", c -> sem.tryDown(), target);
+    }
+
+    /** {@code up(sem)}: release a slot and wake one sleeper. */
+    public Builder up(Semaphore sem) {
+      effect("up(&" + sem.name() + ")", c -> sem.up());
+      return wakeUp(sem.waitQueue());
+    }
+
     /** {@code set_current_state(state)}. */
     public Builder setState(TaskState state) {
       return kernelOnly("set_current_state", new FlowOps.SetState(state));
@@ -325,7 +350,16 @@ public final class KernelPath {
 
     /** {@code wake_up(wq)}: every non-exclusive waiter and one exclusive one. */
     public Builder wakeUp(WaitQueue wq) {
-      return kernelOnly("wake_up", new TaskOps.WakeUp(wq));
+      return kernelOnly("wake_up", new TaskOps.WakeUp(wq, false));
+    }
+
+    /**
+     * {@code wake_up_sync(wq)} ({@code __wake_up_sync}, kernel/sched.c 2.4.17): the waker is
+     * about to sleep, so {@code try_to_wake_up(p, 1)} skips {@code reschedule_idle} when p may
+     * run on this CPU: no other CPU is disturbed, and p runs here when the waker blocks.
+     */
+    public Builder wakeUpSync(WaitQueue wq) {
+      return kernelOnly("wake_up_sync", new TaskOps.WakeUp(wq, true));
     }
 
     /** {@code raise_softirq(nr)} / {@code mark_bh}. */
@@ -356,7 +390,7 @@ public final class KernelPath {
     public Builder condReschedLock(SpinLock lock, long revalidateNs) {
       return kernelOnly(
           "cond_resched_lock",
-          new SchedOps.CondReschedLock(new SpinLock[] {lock}, revalidateNs, null, 1));
+          new SchedOps.CondReschedLock(new SpinLock[] {lock}, revalidateNs, null, 1, false));
     }
 
     /**
@@ -375,7 +409,19 @@ public final class KernelPath {
     public Builder condReschedLock(List<SpinLock> locks, long revalidateNs, Sysctl gate, int everyN) {
       return kernelOnly(
           "cond_resched_lock",
-          new SchedOps.CondReschedLock(locks.toArray(new SpinLock[0]), revalidateNs, gate, everyN));
+          new SchedOps.CondReschedLock(locks.toArray(new SpinLock[0]), revalidateNs, gate, everyN, false));
+    }
+
+    /**
+     * A chunked walk: at every {@code chunk}-th iteration drop {@code locks} (innermost first)
+     * whether or not a reschedule is due, {@code conditional_schedule()}, retake them and pay
+     * {@code costNs} (the low-latency patch's {@code zap_page_range}: MAX_ZAP_BYTES chunks,
+     * each ending in a TLB flush).
+     */
+    public Builder dropLocksEvery(List<SpinLock> locks, int chunk, long costNs) {
+      return kernelOnly(
+          "a chunked lock drop",
+          new SchedOps.CondReschedLock(locks.toArray(new SpinLock[0]), costNs, null, chunk, true));
     }
 
     /** {@code do_fork()}: a child named {@code comm} runs {@code program}. */

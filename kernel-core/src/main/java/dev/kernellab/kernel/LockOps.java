@@ -3,13 +3,16 @@ package dev.kernellab.kernel;
 /**
  * {@code spin_lock} and {@code spin_unlock} in all their forms, and the rwlock operations.
  *
- * <p>Models include/linux/spinlock.h of 2.4.17 with the preempt-kernel patch's layering: the
- * generic lock is {@code preempt_disable(); _raw_spin_lock(l);}, the unlock
- * {@code _raw_spin_unlock(l); preempt_enable();}; the {@code _irq} and {@code _irqsave} forms
- * disable interrupts before the lock and re-enable them after the raw unlock, the {@code _bh}
- * forms disable bottom halves first and re-enable them after. Without CONFIG_PREEMPT the count
- * changes are still tracked (see {@link PreemptCount}) but the {@link PreemptionModel} never
- * acts on them.
+ * <p>Models include/linux/spinlock.h of 2.4.17 with the preempt-kernel patch's layering
+ * (preempt-kernel-rml-2.4.17-1 and preempt-kernel-O1-rml-2.4.18-2 alike): the generic lock is
+ * {@code preempt_disable(); _raw_spin_lock(l);}, the unlock
+ * {@code _raw_spin_unlock(l); preempt_enable();}. The {@code _irq} and {@code _irqsave} forms
+ * disable interrupts before the lock; their unlocks are {@code spin_unlock(l)} <em>then</em>
+ * {@code local_irq_enable()} / {@code local_irq_restore(flags)}, so the {@code preempt_enable()}
+ * inside, which tests no interrupt flag, may call {@code preempt_schedule()} while interrupts
+ * are still off. The {@code _bh} forms disable bottom halves first and re-enable them last.
+ * Without CONFIG_PREEMPT the count changes are still tracked (see {@link PreemptCount}) but the
+ * {@link PreemptionModel} never acts on them.
  */
 final class LockOps {
 
@@ -84,25 +87,27 @@ final class LockOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       switch (f.phase) {
         case 0 -> {
+          // spin_unlock(): _raw_spin_unlock(l); preempt_enable(), which may preempt here.
           k.locks.release(c, ctx, lock, read);
+          c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET, ctx);
+          f.phase = 1;
+          c.preemptCheck(ctx);
+        }
+        case 1 -> {
+          // Then the interrupt flag; an interrupt pending since the lock is taken right here.
+          f.phase = 2;
           switch (form) {
             case IRQ -> c.irqEnable(ctx);
             case IRQSAVE -> c.irqRestoreSaved(ctx);
-            case PLAIN, BH -> {}
-          }
-          // Pending interrupts are taken here, before preempt_enable, as after the real sti.
-          f.phase = 1;
-        }
-        case 1 -> {
-          c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET, ctx);
-          f.phase = 2;
-          if (form == Form.BH) {
-            c.bhEnable(ctx);
+            case BH -> c.bhEnable(ctx);
+            case PLAIN -> {}
           }
         }
         default -> {
           f.advance();
-          c.preemptCheck(ctx);
+          if (form == Form.BH) {
+            c.preemptCheck(ctx); // local_bh_enable() ends in preempt_check_resched()
+          }
         }
       }
     }

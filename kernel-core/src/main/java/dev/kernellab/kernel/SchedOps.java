@@ -57,6 +57,7 @@ final class SchedOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       switch (f.phase) {
         case 0 -> {
+          k.scheduleBegin(c);
           long locked = k.scheduler().scheduleCostNs(c.id);
           f.scratch = k.scheduler().unlockedScheduleCostNs(c.id);
           f.phase = 1;
@@ -143,11 +144,12 @@ final class SchedOps {
 
   /**
    * {@code schedule_tail(prev)} on a new task's first run ({@code ret_from_fork},
-   * arch/i386/kernel/entry.S 2.4.17): the runqueue lock is released with interrupts on and the
-   * child's initial preempt count of 1 is dropped, and that is all. It does not loop on
-   * need_resched as schedule() does: a need_resched set meanwhile (a wake-up from another
-   * CPU during the switch) is honoured by {@code ret_from_sys_call}, where ret_from_fork goes
-   * next, or by the kernel thread's own loop.
+   * arch/i386/kernel/entry.S 2.4.17): interrupts on and the child's initial preempt count of 1
+   * dropped ({@code do_fork} sets it; preempt-kernel-rml-2.4.17-1's {@code schedule_tail} ends
+   * in {@code preempt_enable()}, the O(1) patch's in {@code spin_unlock_irq(&rq->frozen)}:
+   * either way a preemption point under CONFIG_PREEMPT). It does not loop on need_resched as
+   * schedule() does: a need_resched set meanwhile (a wake-up from another CPU during the
+   * switch) is honoured there or by {@code ret_from_sys_call}, where ret_from_fork goes next.
    */
   static final class ForkTail extends Op {
     @Override
@@ -155,6 +157,7 @@ final class SchedOps {
       c.irqEnable(ctx);
       c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET, ctx);
       f.advance();
+      c.preemptCheck(ctx);
     }
 
     @Override
@@ -163,7 +166,14 @@ final class SchedOps {
     }
   }
 
-  /** {@code preempt_schedule()}: PREEMPT_ACTIVE around schedule(), so no dequeue. */
+  /**
+   * {@code preempt_schedule()}: PREEMPT_ACTIVE around schedule(), so no dequeue, again while
+   * need_resched is set (2.4.17-1: {@code while (current->need_resched)}; O(1) 2.4.18-2:
+   * {@code goto need_resched} after the barrier, "we can miss a preemption between schedule()
+   * and now"). Neither variant looks at the interrupt flag: a preemption from inside a
+   * {@code cli} region returns with interrupts on, because schedule() ends in
+   * {@code spin_unlock_irq}.
+   */
   static final class PreemptSchedule extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -174,8 +184,8 @@ final class SchedOps {
         return;
       }
       c.current.preemptCount -= PreemptCount.PREEMPT_ACTIVE;
-      if (c.current.needResched() && c.cpu.interruptsEnabled()) {
-        f.phase = 0; // Anzinger's re-check: a wake-up during the switch
+      if (c.current.needResched()) {
+        f.phase = 0;
         return;
       }
       f.advance();
@@ -211,17 +221,27 @@ final class SchedOps {
   }
 
   /**
-   * A lock break: if a reschedule is due, drop the locks (innermost first), schedule, retake
-   * them (outermost first) and revalidate. With {@code everyN > 1} only every N-th iteration
-   * looks (Morton's counted variants). Nothing is dropped when no reschedule is due.
+   * A lock break: if a reschedule is due, drop the locks (innermost first), {@code schedule()},
+   * retake them (outermost first) and revalidate. With {@code everyN > 1} only every N-th
+   * iteration looks (a counted test). Nothing is dropped when no reschedule is due.
+   *
+   * <p>The kernel's pattern, in 2.4.17's own loops and in the low-latency patch alike, is
+   * {@code if (need_resched) { spin_unlock(&l); schedule(); spin_lock(&l); }} (the patch
+   * spells the middle {@code unconditional_schedule()}): schedule() is called whatever happened
+   * at the unlock, which under CONFIG_PREEMPT may already have preempted and cleared
+   * need_resched. In the chunked form ({@code always}) the locks are dropped at every N-th
+   * iteration whether or not a reschedule is due, and the reschedule is conditional: the
+   * low-latency patch's {@code zap_page_range} (mm/memory.c), which unlocks and flushes the
+   * TLB every 256 pages and then calls {@code conditional_schedule()}.
    */
   static final class CondReschedLock extends Op {
     final SpinLock[] locks; // outermost first
     final long revalidateNs;
     final Sysctl gate;
     final int everyN;
+    final boolean always;
 
-    CondReschedLock(SpinLock[] locks, long revalidateNs, Sysctl gate, int everyN) {
+    CondReschedLock(SpinLock[] locks, long revalidateNs, Sysctl gate, int everyN, boolean always) {
       if (locks.length == 0 || everyN < 1 || revalidateNs < 0) {
         throw new IllegalArgumentException(
             "lock break needs a lock, everyN >= 1 and revalidate >= 0");
@@ -230,6 +250,7 @@ final class SchedOps {
       this.revalidateNs = revalidateNs;
       this.gate = gate;
       this.everyN = everyN;
+      this.always = always;
     }
 
     @Override
@@ -239,7 +260,7 @@ final class SchedOps {
           boolean due =
               (gate == null || gate.get())
                   && (f.iteration + 1) % everyN == 0
-                  && k.preemption.rescheduleAtCondResched(c, c.current);
+                  && (always || k.preemption.rescheduleAtCondResched(c, c.current));
           if (!due) {
             f.advance();
             return;
@@ -256,7 +277,7 @@ final class SchedOps {
         }
         case 2 -> {
           f.phase = 3;
-          if (c.current.needResched()) {
+          if (!always || k.preemption.rescheduleAtCondResched(c, c.current)) {
             c.current.setState(TaskState.RUNNING);
             k.callSchedule(c, ctx);
           }
@@ -286,6 +307,10 @@ final class SchedOps {
         names.append(names.length() == 0 ? "&" : ", &").append(l.name());
       }
       String every = everyN > 1 ? ", every " + everyN : "";
+      if (always) {
+        return "unlock(" + names + "); conditional_schedule(); relock, every " + everyN
+            + (gate == null ? "" : " [" + gate.name() + "]");
+      }
       return "cond_resched_lock(" + names + every + ")"
           + (gate == null ? "" : " [" + gate.name() + "]");
     }

@@ -93,6 +93,16 @@ public interface Scheduler {
     return 0;
   }
 
+  /**
+   * True if {@code schedule()} clears prev's need_resched before it selects (2.4.17: right
+   * after the state switch, so a need_resched set during {@link #unlockedScheduleCostNs} makes
+   * schedule() run again); false to clear it after the pick (2.5.5's
+   * {@code clear_tsk_need_resched(prev)} at {@code switch_tasks}). Default: after.
+   */
+  default boolean clearsNeedReschedBeforeSelection() {
+    return false;
+  }
+
   /** What one {@code try_to_wake_up} costs, ns. */
   long wakeUpCostNs();
 

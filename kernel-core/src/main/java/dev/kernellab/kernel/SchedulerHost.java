@@ -40,6 +40,16 @@ public interface SchedulerHost {
    */
   void reschedule(int cpu);
 
+  /**
+   * 2.4.17 {@code reschedule_idle()}'s busy path: {@code tsk->need_resched = 1; if
+   * (tsk->processor != this_cpu) smp_send_reschedule(tsk->processor);}: the IPI goes out even
+   * when the flag was already set. Default: {@link #reschedule(int)}, for hosts that do not
+   * model IPIs.
+   */
+  default void rescheduleAndInterrupt(int cpu) {
+    reschedule(cpu);
+  }
+
   /** Every task that exists (not dead), in pid order: 2.4's {@code for_each_task}. */
   List<Task> allTasks();
 }

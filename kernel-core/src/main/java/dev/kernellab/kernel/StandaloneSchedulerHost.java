@@ -210,6 +210,14 @@ public final class StandaloneSchedulerHost implements SchedulerHost {
   }
 
   @Override
+  public void rescheduleAndInterrupt(int cpu) {
+    current[cpu].setNeedResched(true);
+    if (cpu != thisCpu) {
+      ipis.add(thisCpu + "->" + cpu);
+    }
+  }
+
+  @Override
   public List<Task> allTasks() {
     List<Task> l = new ArrayList<>(tasks);
     l.sort(Comparator.comparingInt(Task::pid));

@@ -23,12 +23,19 @@ final class TaskOps {
     final WaitCondition condition;
     final TaskState sleepState;
     final boolean exclusive;
+    final String label; // how the listing names it, null for the default
 
     WaitEvent(WaitQueue wq, WaitCondition condition, TaskState sleepState, boolean exclusive) {
+      this(wq, condition, sleepState, exclusive, null);
+    }
+
+    WaitEvent(
+        WaitQueue wq, WaitCondition condition, TaskState sleepState, boolean exclusive, String label) {
       this.wq = wq;
       this.condition = condition;
       this.sleepState = sleepState;
       this.exclusive = exclusive;
+      this.label = label;
     }
 
     @Override
@@ -56,6 +63,9 @@ final class TaskOps {
 
     @Override
     String describe() {
+      if (label != null) {
+        return label;
+      }
       return (condition == null ? "sleep_on(&" : "wait_event(&") + wq.name() + ")";
     }
   }
@@ -67,15 +77,17 @@ final class TaskOps {
    */
   static final class WakeUp extends Op {
     final WaitQueue wq;
+    final boolean sync;
 
-    WakeUp(WaitQueue wq) {
+    WakeUp(WaitQueue wq, boolean sync) {
       this.wq = wq;
+      this.sync = sync;
     }
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (f.phase == 0) {
-        int woken = k.wakeUpQueue(c, wq);
+        int woken = k.wakeUpQueue(c, wq, sync);
         f.phase = 1;
         k.compute(c, f, woken * k.scheduler().wakeUpCostNs(), false);
         return;
@@ -86,7 +98,7 @@ final class TaskOps {
 
     @Override
     String describe() {
-      return "wake_up(&" + wq.name() + ")";
+      return (sync ? "wake_up_sync(&" : "wake_up(&") + wq.name() + ")";
     }
   }
 

@@ -15,9 +15,7 @@ public final class CountZeroPreemption implements PreemptionModel {
 
   @Override
   public boolean preemptOnEnable(KernelCpu cpu, Task current) {
-    return current.preemptCount() == 0
-        && current.needResched()
-        && cpu.hardware().interruptsEnabled();
+    return current.preemptCount() == 0 && current.needResched();
   }
 
   /** As a patch. */

@@ -88,10 +88,27 @@ class DebugCheckTests {
         .hasMessageContaining("holding tasklist_lock");
   }
 
+  /**
+   * 2.4's {@code cli(); sleep_on()} is legal: schedule() takes interrupts over with
+   * spin_lock_irq/spin_unlock_irq (kernel/sched.c 2.4.17), so no check may fire.
+   */
   @Test
-  void sleepingWithInterruptsOffIsReported() {
-    KernelPath p = k("cli_sleep").localIrqDisable().sleepFor(MS).build();
-    assertThatThrownBy(() -> run(1, p)).hasMessageContaining("BUG: sleeping with interrupts off");
+  void sleepingWithInterruptsOffIsNotABugIn24() {
+    boolean[] afterSleep = {false};
+    KernelPath p =
+        k("cli_sleep")
+            .localIrqDisable()
+            .sleepFor(MS)
+            .effect("note IF", c -> afterSleep[0] = c.hardware().interruptsEnabled())
+            .build();
+    Kernel kernel =
+        new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
+            .scheduler(new SimpleRoundRobinScheduler())
+            .task(TaskSpec.user("t", KernelPath.userProgram("t").syscall(p).build()))
+            .build();
+    kernel.run(30 * MS); // woken by the timer at the first tick, 10.0002 ms
+    assertThat(afterSleep[0]).as("interrupts after schedule()").isTrue();
+    assertThat(kernel.machine().cpu(0).interruptsEnabled()).isTrue();
   }
 
   @Test

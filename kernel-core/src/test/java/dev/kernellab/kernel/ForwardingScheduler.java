@@ -73,6 +73,11 @@ public class ForwardingScheduler implements Scheduler {
   }
 
   @Override
+  public boolean clearsNeedReschedBeforeSelection() {
+    return d.clearsNeedReschedBeforeSelection();
+  }
+
+  @Override
   public long wakeUpCostNs() {
     return d.wakeUpCostNs();
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,6 +75,41 @@ class ScheduleReturnTests {
     assertThat(switches).contains((toChild + 10 * US) + " child->rt");
     assertThat(firstChild[0].state()).isEqualTo(TaskState.DEAD);
     assertThat(firstChild[0].runtimeNs()).isEqualTo(MS + 20 * US); // two switches in
+  }
+
+  /**
+   * {@code interruptible_sleep_on()} of 2.4.17 (kernel/sched.c): SLEEP_ON_HEAD saves the flags
+   * and leaves interrupts off, schedule() comes back with them on (it ends in
+   * {@code spin_unlock_irq(&runqueue_lock)}), SLEEP_ON_TAIL restores the caller's flags. The
+   * saved flag belongs to the sleeper's own stack: a wake-up 1 ms later, from the RTC
+   * interrupt, finds it intact.
+   */
+  @Test
+  void scheduleReturnsWithInterruptsOnAndTheCallerRestoresItsOwnFlags() {
+    boolean[] seen = new boolean[3];
+    WaitQueue wq = new WaitQueue("q");
+    KernelPath sleepOn =
+        KernelPath.path("kernel/sched.c", "interruptible_sleep_on")
+            .localIrqDisable() // the caller's cli()
+            .localIrqSave()
+            .sleepOn(wq)
+            .effect("IF after schedule()", c -> seen[0] = c.hardware().interruptsEnabled())
+            .localIrqRestore()
+            .effect("IF after restore", c -> seen[1] = c.hardware().interruptsEnabled())
+            .localIrqEnable()
+            .effect("IF after sti", c -> seen[2] = c.hardware().interruptsEnabled())
+            .build();
+    Kernel k =
+        new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
+            .scheduler(new SimpleRoundRobinScheduler())
+            .requestIrq(Rtc.IRQ, "rtc", KernelPath.path("drivers/char/rtc.c", "rtc_interrupt").wakeUp(wq).build(), true)
+            .task(TaskSpec.user("sleeper", KernelPath.userProgram("sleeper").syscall(sleepOn)
+                .loop("spin", Long.MAX_VALUE, l -> l.compute(MS)).build()))
+            .build();
+    RtcProbeRig.assertRtcAt(k, MS);
+    k.run(3 * MS);
+    k.checkInvariants();
+    assertThat(seen).containsExactly(true, false, true);
   }
 
   private static long at(List<String> switches, String what) {

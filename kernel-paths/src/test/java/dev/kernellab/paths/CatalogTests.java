@@ -68,8 +68,22 @@ class CatalogTests {
   void unpatchedPathsHaveNoReschedulePoint() {
     assertThat(String.join("\n", catalog.memory().exitMmap.listing())).doesNotContain("cond_resched");
     assertThat(String.join("\n", catalog.dcache().pruneDcache.listing())).doesNotContain("cond_resched");
-    assertThat(String.join("\n", catalog.console().printk.listing()))
-        .contains("local_irq_save").doesNotContain("cond_resched");
+    assertThat(String.join("\n", catalog.console().printk.listing())).doesNotContain("cond_resched");
+  }
+
+  /**
+   * kernel/printk.c 2.4.17: printk formats under logbuf_lock taken with spin_lock_irqsave and
+   * restores the flags before release_console_sem calls the console drivers; only the
+   * console_sem winner draws.
+   */
+  @Test
+  void printkDrawsWithInterruptsRestoredAndConsoleSemHeld() {
+    String listing = String.join("\n", catalog.console().printk.listing());
+    assertThat(listing)
+        .contains("spin_lock_irqsave(&logbuf_lock)", "if (!down_trylock(&console_sem)) release_console_sem()")
+        .doesNotContain("local_irq_save");
+    assertThat(listing.indexOf("spin_unlock_irqrestore(&logbuf_lock)"))
+        .isLessThan(listing.indexOf("release_console_sem"));
   }
 
   @Test

@@ -15,9 +15,13 @@ import java.util.function.Function;
 
 /**
  * Models Andrew Morton's low-latency patch for 2.4 (include/linux/low-latency.h and its hunks;
- * reference preempt-lowlat-hw.md sections 2.2-2.3): at each site of {@link LowLatencySites},
- * a conditional reschedule point or a lock break runs between the loop's iterations, all of
- * them gated by the run-time switch {@code /proc/sys/kernel/lowlatency}.
+ * the copy followed is the one for 2.4.32, the only one found, applied in iPodLinux's tree: the
+ * 2.4.17 version is not public any more, and its hunks touched the same functions): at each
+ * site of {@link LowLatencySites}, a conditional reschedule point or a lock break runs between
+ * the loop's iterations. The run-time switch {@code /proc/sys/kernel/lowlatency}
+ * ({@code enable_lowlatency}) gates only the counted tests ({@code TEST_RESCHED_COUNT}): in the
+ * non-debug build {@code conditional_schedule_needed()} is {@code current->need_resched}
+ * alone, so every other hunk stays on with the switch at 0.
  *
  * <pre>{@code
  * Kernel24Paths paths = Kernel24Paths.withDefaults();
@@ -39,10 +43,11 @@ public final class LowLatencyPatch implements CatalogPatch {
    *
    * The patch does not edit paths: for each PatchedSite it builds a small hook path and hooks
    * it on the site (KernelBuilder.Patching.hookSite), so every loop at that site, in every path
-   * of the catalog, runs it between iterations. A conditional schedule is
-   * condResched(gate). A lock break is condReschedLock(locks, revalidateNs, gate, everyN): when
-   * it is due it drops every lock the loop holds, innermost first, and retakes them outermost
-   * first; when it is not due nothing is touched. condReschedLock releases the lock through the
+   * of the catalog, runs it between iterations. A conditional schedule is condResched(). A lock
+   * break is condReschedLock(locks, revalidateNs, gate-if-counted, period): when it is due it
+   * drops every lock the loop holds, innermost first, calls schedule() (the patch's
+   * unconditional_schedule()) and retakes them outermost first; when it is not due nothing is
+   * touched. A chunked walk (zap_page_range) drops its lock at every chunk, due or not. condReschedLock releases the lock through the
    * kernel's normal unlock, so preempt_count drops and, with the preempt patch, the break is
    * itself a preemption point: the two patches compose without knowing each other, and the
    * break shortens the preempt-off region (reference 0, "combined").
@@ -131,11 +136,14 @@ public final class LowLatencyPatch implements CatalogPatch {
     Site s = ps.site();
     KernelPath.Builder b = KernelPath.path(s.file(), s.function() + "/" + ps.technique().kernelName());
     if (ps.technique() == Technique.CONDITIONAL_SCHEDULE) {
-      return b.condResched(gate).build();
+      return b.condResched().build();
     }
     List<SpinLock> held = new ArrayList<>();
     ps.locks().forEach(name -> held.add(locks.apply(name)));
-    b.condReschedLock(held, ps.revalidateNs(), gate, ps.everyN());
+    if (ps.cadence() == Cadence.CHUNK) {
+      return b.dropLocksEvery(held, ps.period(), ps.revalidateNs()).build();
+    }
+    b.condReschedLock(held, ps.revalidateNs(), ps.gated() ? gate : null, ps.period());
     return b.build();
   }
 

@@ -1,7 +1,9 @@
 package dev.kernellab.lowlat;
 
+import static dev.kernellab.lowlat.PatchedSite.chunked;
 import static dev.kernellab.lowlat.PatchedSite.cs;
 import static dev.kernellab.lowlat.PatchedSite.lb;
+import static dev.kernellab.lowlat.PatchedSite.lbCounted;
 
 import dev.kernellab.paths.Calibration;
 import dev.kernellab.paths.drivers.Block;
@@ -23,82 +25,118 @@ import java.util.List;
  * falls on a site of the kernel-paths catalog, and the hunks whose code the catalog does not
  * model.
  *
- * <p>Models the hunks of the low-latency patch as listed in reference preempt-lowlat-hw.md
- * section 2.3 (2.4.32 copy; the 2.4.17 version touched the same areas).
+ * <p>Follows the patch as applied to 2.4.32 (iPodLinux/linux-2.4.32-ipod, commit "Apply
+ * iPL_2.4.32-ipod2_low-latency.patch"), the only copy found; the 2.4.17 version touched the same
+ * functions. Each entry says what its hunk does; where the model simplifies a hunk, the entry
+ * says how.
  */
 public final class LowLatencySites {
 
   private LowLatencySites() {}
 
   // Revalidation costs. The patch's restart paths re-find their place in a list: a pin and an
-  // unpin (page_cache_get/release, get_bh/put_bh: two DRAM misses) or a walk back from the
-  // head that finds the pinned object at once.
+  // unpin (page_cache_get/release, get_bh/put_bh: two DRAM misses), or the list head moved to
+  // the current entry (one miss), or nothing (the walk resumes at a list end).
   private static final long PIN_UNPIN_NS = 2 * Calibration.MEMORY_MISS_NS;
   private static final String PIN_SOURCE = "pin + unpin: 2 DRAM misses (lmbench 175 ns)";
+  private static final long HEAD_MOVE_NS = Calibration.MEMORY_MISS_NS;
+  private static final String HEAD_MOVE_SOURCE = "list_del + list_add of the list head: 1 DRAM miss";
 
   /** The hunks on catalog sites, in the order of the patch's files. */
   public static final List<PatchedSite> TABLE =
       List.of(
-          lb(Memory.ZAP_PTE_RANGE, List.of("page_table_lock"), 256, Memory.FLUSH_TLB_RANGE_NS,
-              "mm/memory.c zap_page_range: chunks of MAX_ZAP_BYTES = 256 pages, reschedule between",
+          chunked(Memory.ZAP_PTE_RANGE, List.of("page_table_lock"), 256, Memory.FLUSH_TLB_RANGE_NS,
+              "mm/memory.c zap_page_range: MAX_ZAP_BYTES chunks of 256 pages; each chunk unlocks"
+                  + " and flushes the TLB, then conditional_schedule()",
               "each chunk ends with flush_tlb_range and re-walks pgd/pmd: 2 us (assumption)"),
           cs(Filemap.READ_PAGE, "mm/filemap.c do_generic_file_read: conditional_schedule per page"),
           cs(Filemap.WRITE_PAGE, "mm/filemap.c generic_file_write: conditional_schedule per page"),
-          lb(Filemap.TRUNCATE_SKIP, List.of("pagecache_lock"), 1, PIN_UNPIN_NS,
-              "mm/filemap.c truncate_list_pages: break pagecache_lock in the walk, restart flag",
+          lb(Filemap.TRUNCATE_SKIP, List.of("pagecache_lock"), HEAD_MOVE_NS,
+              "mm/filemap.c truncate_list_pages: break pagecache_lock, restart on this page (the"
+                  + " budget of 4 breaks without progress is not modelled)",
+              HEAD_MOVE_SOURCE),
+          lb(Filemap.INVALIDATE, List.of("pagemap_lru_lock", "pagecache_lock"), PIN_UNPIN_NS,
+              "mm/filemap.c invalidate_inode_pages: break both locks (the restart from the head of"
+                  + " clean_pages and the cap of 100 breaks per call are not modelled)",
               PIN_SOURCE),
-          lb(Filemap.INVALIDATE, List.of("pagemap_lru_lock", "pagecache_lock"), 1, PIN_UNPIN_NS,
-              "mm/filemap.c invalidate_inode_pages: break pagecache_lock and pagemap_lru_lock",
-              PIN_SOURCE),
-          lb(Vmscan.SWAP_OUT_PMD, List.of("page_table_lock"), 4, PIN_UNPIN_NS,
-              "mm/vmscan.c swap_out_pmd: counted test every 4 ptes, break page_table_lock",
-              "re-find the vma after the break: 2 DRAM misses (assumption)"),
-          lb(Swapfile.SI_SWAPINFO, List.of("swaplock"), 1, 0,
-              "mm/swapfile.c si_swapinfo: break swap_list_lock in the swap_map walk",
+          lbCounted(Vmscan.SWAP_OUT_PMD, List.of("page_table_lock"), 4, PIN_UNPIN_NS,
+              "mm/vmscan.c swap_out_pmd: TEST_RESCHED_COUNT(4) per page tried; a hit bails out to"
+                  + " swap_out_mm, which drops page_table_lock and schedules",
+              "re-find the vma after the break (find_vma): 2 DRAM misses (assumption)"),
+          lb(Swapfile.SI_SWAPINFO, List.of("swaplock"), 0,
+              "mm/swapfile.c si_swapinfo: break swap_list_lock per slot of an area being swapped off",
               "swap_map is an array indexed by the loop: nothing to re-find"),
-          lb(Buffer.WRITE_SOME_BUFFERS, List.of("lru_list_lock"), 1, PIN_UNPIN_NS,
-              "fs/buffer.c write_some_buffers: break lru_list_lock in the dirty-list walk",
+          cs(Swapfile.GET_SWAPAREA_INFO,
+              "mm/swapfile.c get_swaparea_info (/proc/swaps): conditional_schedule per used slot"),
+          cs(Buffer.BDFLUSH_BATCH,
+              "fs/buffer.c write_some_buffers: conditional_schedule after each full NRSYNC batch,"
+                  + " lru_list_lock released (bdflush's batches)"),
+          cs(Buffer.KUPDATE_BATCH,
+              "fs/buffer.c write_some_buffers: conditional_schedule after each full batch (kupdate)"),
+          cs(Buffer.SYNC_BUFFERS,
+              "fs/buffer.c write_some_buffers: conditional_schedule after each full batch (sync)"),
+          lb(Buffer.FSYNC_BUFFERS_LIST, List.of("lru_list_lock"), 0,
+              "fs/buffer.c fsync_buffers_list: break on every buffer if need_resched (the extra"
+                  + " counted break every 33 is then never the first to look)",
+              "each buffer was list_del'ed: nothing is re-walked"),
+          lb(Buffer.INVALIDATE_BDEV, List.of("lru_list_lock"), PIN_UNPIN_NS,
+              "fs/buffer.c invalidate_bdev: break with the bh pinned (the restart over all lists"
+                  + " after a break and the cap of 10 per call are not modelled)",
               PIN_SOURCE),
-          cs(Buffer.SYNC_BUFFERS, "fs/buffer.c sync_buffers: conditional_schedule between batches"),
-          lb(Buffer.FSYNC_BUFFERS_LIST, List.of("lru_list_lock"), 32, PIN_UNPIN_NS,
-              "fs/buffer.c fsync_buffers_list: counted break (every 32 buffers), restart",
-              PIN_SOURCE),
-          lb(Buffer.INVALIDATE_BDEV, List.of("lru_list_lock"), 1, PIN_UNPIN_NS,
-              "fs/buffer.c invalidate_bdev: break with the bh pinned (the patch stops breaking"
-                  + " after 10 retries; not modelled)",
-              PIN_SOURCE),
-          lb(Dcache.PRUNE_DCACHE, List.of("dcache_lock"), 100, 0,
-              "fs/dcache.c prune_dcache: counted break of dcache_lock every 100 dentries",
+          lbCounted(Dcache.PRUNE_DCACHE, List.of("dcache_lock"), 100, 0,
+              "fs/dcache.c prune_dcache: TEST_RESCHED_COUNT(100), break dcache_lock, goto redo",
               "the unused list is taken from its tail again: nothing to re-find"),
-          lb(Dcache.SELECT_PARENT, List.of("dcache_lock"), 500, PIN_UNPIN_NS,
-              "fs/dcache.c select_parent: after 500 dentries with found > 10, break out, prune,"
-                  + " restart the walk",
+          lbCounted(Dcache.SELECT_PARENT, List.of("dcache_lock"), 500, PIN_UNPIN_NS,
+              "fs/dcache.c select_parent: TEST_RESCHED_COUNT(500) once found > 10 (not modelled:"
+                  + " the count is tested on every 501st dentry), return, prune, walk again",
               PIN_SOURCE),
-          lb(Inode.PRUNE_ICACHE, List.of("inode_lock"), 1, PIN_UNPIN_NS,
-              "fs/inode.c prune_icache: break inode_lock in the inode_unused walk", PIN_SOURCE),
+          lb(Inode.PRUNE_ICACHE, List.of("inode_lock"), HEAD_MOVE_NS,
+              "fs/inode.c prune_icache: break inode_lock, the list head moved to the entry", HEAD_MOVE_SOURCE),
           cs(Inode.DISPOSE_LIST, "fs/inode.c dispose_list: conditional_schedule per inode"),
-          lb(Inode.INVALIDATE_LIST, List.of("inode_lock"), 1, PIN_UNPIN_NS,
-              "fs/inode.c invalidate_list: break inode_lock", PIN_SOURCE),
+          lb(Inode.INVALIDATE_LIST, List.of("inode_lock"), PIN_UNPIN_NS,
+              "fs/inode.c invalidate_list: break inode_lock with the inode pinned (i_count)", PIN_SOURCE),
           cs(Proc.STATM_PTE_RANGE, "fs/proc/array.c statm_pte_range: conditional_schedule per pte"),
-          lb(Exit.CLOSE_FILES, List.of("kernel_flag"), 1, 0,
+          lb(Exit.CLOSE_FILES, List.of("kernel_flag"), 0,
               "kernel/exit.c close_files: conditional_schedule per file; do_exit holds the BKL"
                   + " there, which schedule() drops and retakes",
               "release_kernel_lock/reacquire_kernel_lock in schedule(): no revalidation"),
           cs(Block.SUBMIT_BH, "drivers/block/ll_rw_blk.c submit_bh: conditional_schedule per buffer"),
-          cs(Console.PUTCS, "drivers/video/fbcon-cfb16.c putcs: conditional_schedule per call"),
+          cs(Console.PUTCS, "drivers/video/fbcon-cfb16.c fbcon_cfb16_putcs: conditional_schedule per"
+              + " character (framebuffer consoles only)"),
           cs(Net.MEMCPY_TOIOVEC, "net/core/iovec.c memcpy_toiovec: ll_copy_to_user, 4 KiB chunks"));
 
-  /** Hunks of the patch on code the catalog does not model (reference 2.3), for listings. */
+  /**
+   * Hunks of the patch that the table does not model, each with the reason, for listings: code
+   * the catalog does not model, or a change the model cannot express yet.
+   */
   public static final List<String> UNMODELLED_HUNKS =
       List.of(
-          "mm/memory.c get_user_pages, zeromap_pte_range",
-          "mm/filemap.c filemap_fdatasync/fdatawait, page_cache_read, filemap_sync_pte_range",
-          "mm/slab.c kmem_cache_reap",
-          "fs/buffer.c getblk",
-          "fs/ext2, fs/ext3, fs/jbd, fs/reiserfs",
-          "fs/exec.c copy_strings",
-          "kernel/module.c /proc/ksyms",
-          "drivers/char/random.c extract_entropy",
-          "drivers/i2c",
-          "net/ipv4/tcp_minisocks.c tcp_twkill (bounds a timer softirq)");
+          "kernel/sched.c reschedule_idle: on SMP, waking a non-SCHED_OTHER task with no idle CPU"
+              + " sets need_resched on every other CPU's current task (sysctl-gated): needs a"
+              + " scheduler-side hook the goodness scheduler does not offer yet",
+          "kernel/sched.c schedule(): repeat the selection if prev->need_resched was set meanwhile:"
+              + " in the 2.4.32 copy but absent from 2.4.17 and identical to Inoue's 2.4.20 fix;"
+              + " not part of the 2.4.17 kernels this lab models",
+          "fs/buffer.c write_some_buffers: __refile_buffer of buffers already locked, so later"
+              + " walks are shorter: the catalog's dirty list has no per-buffer state yet",
+          "fs/buffer.c sync_buffers: dev = NODEV when enable_lowlatency (sysctl-gated)",
+          "fs/buffer.c wait_for_buffers, osync_buffers_list, invalidate_inode_buffers, getblk:"
+              + " not in the catalog",
+          "fs/inode.c __sync_one, get_new_inode: no lock held where the patch reschedules; not in"
+              + " the catalog",
+          "mm/filemap.c filemap_fdatasync/fdatawait, do_buffer_fdatasync, page_cache_read,"
+              + " __find_lock_page_helper, filemap_sync_pte_range: not in the catalog",
+          "mm/memory.c get_user_pages, zeromap_pte_range: not in the catalog",
+          "mm/vmscan.c swap_out_pgd/swap_out_vma bail-outs per pmd/pgd: swap_out_pmd's site stands for them",
+          "mm/slab.c kmem_cache_reap: not in the catalog",
+          "mm/mremap.c, drivers/char/mem.c read_zero_pagealigned: zap_page_range without the"
+              + " chunking flag (no reschedule point)",
+          "fs/proc/generic.c proc_file_read: per PROC_BLOCK_SIZE chunk; the catalog's /proc"
+              + " reads are statm only",
+          "fs/exec.c copy_strings (ll_copy_from_user), fs/jbd/commit.c, fs/ext2, fs/ext3,"
+              + " fs/reiserfs: not in the catalog",
+          "kernel/module.c /proc/ksyms, drivers/char/random.c extract_entropy, drivers/i2c: not in"
+              + " the catalog",
+          "net/ipv4/tcp_minisocks.c tcp_twkill: at most 100 TIME_WAIT kills per timer run"
+              + " (compile-time): not in the catalog");
 }

@@ -48,7 +48,7 @@ class LowLatencyProperties {
             }
           };
           long latency = r.rig.firstLatency(r.builder(k, true, preempt == 1, true, t), tIrq, 400_000 * US);
-          long bound = ps.everyN() * iterNs + ps.revalidateNs();
+          long bound = ps.period() * iterNs + ps.revalidateNs();
           assertThat(latency).as("%s n=%d iter=%d irq=%d", ps.site(), n, iterNs, tIrq).isLessThanOrEqualTo(bound);
           if (preempt == 1) {
             assertThat(offEnd[0]).isLessThanOrEqualTo(bound);

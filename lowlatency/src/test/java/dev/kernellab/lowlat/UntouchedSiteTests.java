@@ -29,6 +29,6 @@ class UntouchedSiteTests {
     LowLatencyPatch p = LowLatencyPatch.unbound();
     assertThat(p.change(Memory.COPY_PTE_RANGE)).isEmpty();
     assertThat(p.change(Net.NET_RX_ACTION)).isEmpty();
-    assertThat(p.change(Memory.ZAP_PTE_RANGE)).contains("lock break (page_table_lock), every 256, +2000 ns");
+    assertThat(p.change(Memory.ZAP_PTE_RANGE)).contains("lock break (page_table_lock), dropped every 256, +2000 ns");
   }
 }

@@ -7,20 +7,27 @@ import dev.kernellab.kernel.Task;
 /**
  * The preemption decisions of CONFIG_PREEMPT.
  *
- * <p>Models the preempt-kernel patch (preempt-kernel-rml-2.4.18 / 2.5.2-pre11, Robert Love
- * after MontaVista and Nigel Gamble; reference preempt-lowlat-hw.md section 1.4):
+ * <p>Models preempt-kernel-rml-2.4.17-1 (Robert Love after MontaVista and Nigel Gamble; the
+ * patch for the 2.4.17 goodness kernel) and preempt-kernel-O1-rml-2.4.18-2 (its O(1) variant),
+ * which take the same two decisions:
  *
  * <ul>
- *   <li>arch/i386/kernel/entry.S {@code ret_from_intr} returning to kernel mode: preempt when
- *       {@code preempt_count == 0}, need_resched is set, and no hardirq or softirq is in
- *       progress on this CPU ({@code local_irq_count + local_bh_count == 0}; in the 2.5 layout
- *       those are bits of the same count, so "count == 0" covers all three). Interrupts were
- *       on in the interrupted context, or the interrupt could not have been taken;
- *   <li>include/linux/spinlock.h {@code preempt_enable()}: when the count drops to zero with
- *       need_resched set, {@code preempt_schedule()}. The 2.4 patch tested only
- *       {@code count < need_resched}; later 2.5 added "and interrupts are enabled" to
- *       {@code preempt_schedule()}, which this model keeps, because a switch from inside a
- *       {@code local_irq_save} region would run the next task with interrupts off.
+ *   <li>arch/i386/kernel/entry.S {@code ret_from_intr}, falling into
+ *       {@code ret_from_exception}, returning to kernel mode: after {@code cli; decl
+ *       preempt_count}, preempt when {@code preempt_count == 0}, need_resched is set, and
+ *       {@code local_irq_count + local_bh_count == 0} (here those are bits of the same count,
+ *       so "count == 0" covers all three); then {@code incl preempt_count; sti; call
+ *       preempt_schedule}. The saved EFLAGS' IF bit is not tested: an interrupt arrives only
+ *       with interrupts on, but an exception (a page fault) may come from a {@code cli} region
+ *       and is preempted all the same;
+ *   <li>include/linux/spinlock.h {@code preempt_enable()}: 2.4.17-1 tests
+ *       {@code preempt_count == 0 && need_resched}, the O(1) patch
+ *       {@code preempt_count < need_resched}, the same thing for a 0/1 flag. Neither tests the
+ *       interrupt flag, and {@code spin_unlock_irq*} run {@code spin_unlock()} before the irq
+ *       restore: a count that reaches zero inside a {@code cli} or {@code local_irq_save}
+ *       region preempts there, and the task comes back with interrupts on because
+ *       {@code schedule()} ends in {@code spin_unlock_irq}. Later 2.5 kernels added an
+ *       {@code irqs_disabled()} test to {@code preempt_schedule()}; these patches have none.
  * </ul>
  *
  * <p>Everything that stays non-preemptible does so through the count (spinlocks, explicit
@@ -36,9 +43,7 @@ public final class PreemptKernelModel implements PreemptionModel {
 
   @Override
   public boolean preemptOnEnable(KernelCpu cpu, Task current) {
-    return current.preemptCount() == 0
-        && current.needResched()
-        && cpu.hardware().interruptsEnabled();
+    return current.preemptCount() == 0 && current.needResched();
   }
 
   @Override

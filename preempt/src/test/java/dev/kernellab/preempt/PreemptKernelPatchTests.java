@@ -2,6 +2,8 @@ package dev.kernellab.preempt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kernellab.hw.CostTable;
+import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPatchProvider;
@@ -9,6 +11,7 @@ import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.RtcProbeRig;
 import dev.kernellab.kernel.SimpleRoundRobinScheduler;
 import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.kernel.TaskState;
 import org.junit.jupiter.api.Test;
 
@@ -60,6 +63,56 @@ class PreemptKernelPatchTests {
     KernelPath k = k().localIrqDisable().compute(2 * MS).localIrqEnable().compute(MS).build();
     assertThat(latency(k, MS / 2, true)).isEqualTo(3 * MS / 2);
     assertThat(latency(k, MS / 2, false)).isEqualTo(5 * MS / 2);
+  }
+
+  /**
+   * A count that reaches zero inside a {@code cli} region preempts there: {@code spin_unlock()}
+   * ends in {@code preempt_enable()}, which tests no interrupt flag (preempt-kernel-rml-2.4.17-1
+   * and the O(1) 2.4.18-2 patch, include/linux/spinlock.h). B wakes P with interrupts off and a
+   * lock held; P runs the instant the lock is dropped, 1 ms later, not at B's sti or its
+   * return to user; and B resumes with interrupts on, because schedule() ended in
+   * spin_unlock_irq.
+   */
+  @Test
+  void aCountReachingZeroWithInterruptsOffPreemptsThere() {
+    assertThat(wakeUnderCli(true)).isEqualTo(MS);
+    assertThat(wakeUnderCli(false)).as("vanilla waits for the return to user").isEqualTo(4 * MS);
+  }
+
+  /** When P runs after B woke it under cli with a lock held; checks B's flag on the way. */
+  private static long wakeUnderCli(boolean patched) {
+    RtcProbeRig rig = new RtcProbeRig();
+    SpinLock l = SpinLock.spin("L");
+    boolean[] ifAfterUnlock = {false};
+    long[] pRan = {-1};
+    KernelPath k =
+        k().localIrqDisable()
+            .spinLock(l)
+            .call(rig.rtcInterrupt) // rtc_irq_data++ and wake_up(&rtc_wait), from process context
+            .compute(MS)
+            .spinUnlock(l)
+            .effect("IF", c -> ifAfterUnlock[0] = c.hardware().interruptsEnabled())
+            .compute(2 * MS)
+            .localIrqEnable()
+            .compute(MS)
+            .build();
+    KernelPath p =
+        KernelPath.userProgram("P")
+            .syscall(rig.rtcRead)
+            .probe((c, t, now) -> pRan[0] = now)
+            .loop("sleep", Long.MAX_VALUE, x -> x.syscall(rig.rtcRead))
+            .build();
+    KernelBuilder b =
+        new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
+            .scheduler(new SimpleRoundRobinScheduler())
+            .task(TaskSpec.user("P", p).fifo(99))
+            .task(TaskSpec.user("B", RtcProbeRig.busyTask(k)));
+    if (patched) {
+      b.patch(new PreemptKernelPatch());
+    }
+    b.build().run(10 * MS);
+    assertThat(ifAfterUnlock[0]).as("interrupts after the unlock").isEqualTo(patched);
+    return pRan[0];
   }
 
   @Test

@@ -26,7 +26,7 @@ final class ScenarioRunner {
   static List<PatchedSite> lowlatTable(GoldenScenarios.Scenario s) {
     return switch (s.hook()) {
       case COND_RESCHED -> List.of(PatchedSite.cs(GoldenScenarios.S, "scenario S4: cond_resched() at S"));
-      case LOCK_BREAK -> List.of(PatchedSite.lb(GoldenScenarios.S, List.of("L"), 1, 0,
+      case LOCK_BREAK -> List.of(PatchedSite.lb(GoldenScenarios.S, List.of("L"), 0,
           "scenario S3: lock break of L at S every iteration", "hand-worked scenario: no revalidation"));
       case NONE -> List.of();
     };

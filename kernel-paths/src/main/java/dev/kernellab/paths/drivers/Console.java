@@ -2,6 +2,7 @@ package dev.kernellab.paths.drivers;
 
 import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.Semaphore;
 import dev.kernellab.kernel.Site;
 import dev.kernellab.paths.CatalogEntry;
 import dev.kernellab.paths.Locks;
@@ -20,29 +21,48 @@ public final class Console {
   /*
    * Implementation overview
    *
-   * printk in 2.4.17 calls the console drivers from release_console_sem with local interrupts
-   * still off (it took logbuf_lock with spin_lock_irqsave and restores the flags only after
-   * call_console_drivers): a kernel message is an interrupts-off stretch as long as the
-   * console takes to draw it, in every configuration. On VGA text that is a few microseconds
-   * a line; on an unaccelerated framebuffer a scroll redraws the screen, and Morton lists
-   * framebuffer scrolling among the latency sources no patch fixed (reference 2.4).
+   * printk (kernel/printk.c 2.4.17) formats the message into the log buffer under logbuf_lock
+   * taken with spin_lock_irqsave, then tries console_sem with down_trylock. The winner drops
+   * logbuf_lock and restores the flags *before* release_console_sem calls the drivers: each
+   * pass of release_console_sem takes logbuf_lock with irqsave only to claim the text
+   * (con_start = log_end), drops it, and calls call_console_drivers with the caller's
+   * interrupt state, normally on. So the irqs-off part of a printk is the formatting and a few
+   * short claims; the drawing (vt_console_print, which takes only its try-only `printing` bit)
+   * runs with interrupts on but holds console_sem. A printk that loses the trylock only buffers
+   * its text. (The 2.6 kernels' irqs-off console drawing is not 2.4's.)
    *
-   * A user's write to the tty draws character cells with interrupts on and no spinlock; the
-   * low-latency patch reschedules per putcs call (one call per line here).
+   *     printk:   [cli: logbuf_lock, vsnprintf]  down_trylock(console_sem)?
+   *                 -> release_console_sem: [cli: claim] draw line, line, ... [cli: claim] up()
+   *
+   * A user's write to the tty (do_con_write) takes console_sem with acquire_console_sem
+   * (down: it may sleep), draws the character cells with interrupts on and no spinlock, and
+   * ends in console_conditional_schedule(), 2.4.17's own reschedule point of the console
+   * (printk.c: schedules if console_may_schedule and need_resched), once per CON_BUF_SIZE
+   * chunk; the tty writes here are one chunk. Each new line at the bottom of a full screen
+   * scrolls it. The low-latency patch reschedules per character in fbcon_cfb16_putcs; it has
+   * nothing to say about the scroll, and VGA text does not go through fbcon at all.
+   *
+   * Simplifications: the text of a printk that lost the trylock is not drawn by the holder's
+   * next pass (the holder draws only its own message); vt_console_print's `printing` bit,
+   * which only matters for a printk nested inside a draw, is not modelled.
    */
 
-  /** call_console_drivers' loop over the lines of a message, interrupts off. */
+  /** call_console_drivers' loop over the lines of a message (no patch touches it). */
   public static final Site CALL_CONSOLE_DRIVERS =
       new Site("kernel/printk.c", "release_console_sem", "call_console_drivers");
-  /** do_con_write's loop over lines, one fbcon putcs each. */
+  /** fbcon_cfb16_putcs' loop over the characters of a line. */
   public static final Site PUTCS = new Site("drivers/video/fbcon-cfb16.c", "fbcon_cfb16_putcs", "putcs");
 
   /** vsnprintf and the log buffer copy: assumption, 2 us. */
   public static final long PRINTK_FORMAT_NS = 2_000;
+  /** One pass of release_console_sem's bookkeeping under logbuf_lock: assumption, 0.3 us. */
+  public static final long CONSOLE_CLAIM_NS = 300;
   /** One 80-column line on VGA text (160 bytes to video memory over PCI): assumption, 5 us. */
   public static final long VGA_LINE_NS = 5_000;
   /** VGA text scroll by moving the origin (scrup): assumption, 10 us. */
   public static final long VGA_SCROLL_NS = 10_000;
+  /** Columns of a 1024-pixel-wide framebuffer console with 8-pixel glyphs. */
+  public static final int FB_COLUMNS = 128;
   /**
    * One 128-column line of 16x8 glyphs at 16 bpp on an unaccelerated framebuffer: 32 KiB of
    * write-combined stores to AGP memory at ~150 MB/s (assumption), 220 us.
@@ -56,33 +76,59 @@ public final class Console {
   /** Lines of one tty write (an ls, a compile's output): assumption. */
   public static final Distribution TTY_LINES = Distribution.logNormal(3, 1.0);
 
+  /** {@code console_sem} of kernel/printk.c: one per kernel. */
+  public final Semaphore consoleSem = new Semaphore("console_sem", 1);
   /** printk of a message that reaches the console. */
   public final KernelPath printk;
   /** write(2) to the console tty. */
   public final KernelPath ttyWrite;
 
-  private final long lineNs;
+  private final long drawNs; // one line, scroll included
 
   /** Builds the paths for one kernel, drawing on VGA text or a framebuffer. */
   public Console(Locks l, PathParams params) {
     boolean fb = params.framebufferConsole();
-    lineNs = fb ? FB_LINE_NS + FB_SCROLL_NS : VGA_LINE_NS + VGA_SCROLL_NS;
+    drawNs = fb ? FB_LINE_NS + FB_SCROLL_NS : VGA_LINE_NS + VGA_SCROLL_NS;
+    KernelPath claim =
+        KernelPath.path("kernel/printk.c", "release_console_sem: claim")
+            .spinLockIrqSave(l.logbufLock)
+            .compute(CONSOLE_CLAIM_NS)
+            .spinUnlockIrqRestore(l.logbufLock)
+            .build();
+    KernelPath releaseConsoleSem =
+        KernelPath.path("kernel/printk.c", "release_console_sem")
+            .call(claim)
+            .call(KernelPath.path("drivers/char/console.c", "vt_console_print")
+                .loop(CALL_CONSOLE_DRIVERS.label(), PRINTK_LINES, line -> line.compute(drawNs))
+                .build())
+            .call(claim) // con_start == log_end: nothing left
+            .up(consoleSem)
+            .build();
+    // The trylock is taken here just after the unlock instead of just before it: atomic either
+    // way, and nothing else happens between the two.
     printk =
         KernelPath.path("kernel/printk.c", "printk")
-            .localIrqSave()
-            .spinLock(l.logbufLock)
+            .spinLockIrqSave(l.logbufLock)
             .compute(PRINTK_FORMAT_NS)
-            .spinUnlock(l.logbufLock)
-            .call(KernelPath.path("kernel/printk.c", "release_console_sem")
-                .loop(CALL_CONSOLE_DRIVERS.label(), PRINTK_LINES, line -> line.compute(lineNs))
-                .build())
-            .localIrqRestore()
+            .spinUnlockIrqRestore(l.logbufLock)
+            .callIfDownTrylock(consoleSem, releaseConsoleSem)
             .build();
+    KernelPath.Builder line = KernelPath.path("drivers/char/console.c", "do_con_write: line");
+    if (fb) {
+      line.call(KernelPath.path("drivers/video/fbcon-cfb16.c", "fbcon_cfb16_putcs")
+              .loop(PUTCS.label(), FB_COLUMNS, ch -> ch.compute(FB_LINE_NS / FB_COLUMNS))
+              .build())
+          .compute(FB_SCROLL_NS);
+    } else {
+      line.compute(VGA_LINE_NS + VGA_SCROLL_NS);
+    }
+    KernelPath lineOfText = line.build();
     ttyWrite =
         KernelPath.path("drivers/char/console.c", "do_con_write")
-            .call(KernelPath.path("drivers/video/fbcon-cfb16.c", "fbcon_cfb16_putcs")
-                .loop(PUTCS.label(), TTY_LINES, line -> line.compute(lineNs))
-                .build())
+            .down(consoleSem) // acquire_console_sem()
+            .loop("lines", TTY_LINES, each -> each.call(lineOfText))
+            .condResched() // console_conditional_schedule(), kernel/printk.c 2.4.17
+            .up(consoleSem) // release_console_sem()
             .build();
   }
 
@@ -91,13 +137,14 @@ public final class Console {
     String src = "VGA 5+10 us/line, fbcon 0.22+10.5 ms/line (assumptions: ~150 MB/s to VRAM)";
     return List.of(
         new CatalogEntry(
-            "printk (console)", printk, List.of("irqs off", "logbuf_lock"),
-            PRINTK_FORMAT_NS + Quantiles.typical(PRINTK_LINES) * lineNs,
-            PRINTK_FORMAT_NS + Quantiles.tail(PRINTK_LINES) * lineNs,
-            "an oops or a dump of 25 lines (1 message in 100), all with irqs off", src),
+            "printk (console)", printk, List.of("irqs off", "logbuf_lock", "console_sem"),
+            PRINTK_FORMAT_NS + 2 * CONSOLE_CLAIM_NS + Quantiles.typical(PRINTK_LINES) * drawNs,
+            PRINTK_FORMAT_NS + 2 * CONSOLE_CLAIM_NS + Quantiles.tail(PRINTK_LINES) * drawNs,
+            "an oops or a dump of 25 lines (1 message in 100), drawn with irqs on under console_sem",
+            src + "; irqs off only to format and claim the text"),
         new CatalogEntry(
-            "tty write (console)", ttyWrite, List.of(),
-            Quantiles.typical(TTY_LINES) * lineNs, Quantiles.tail(TTY_LINES) * lineNs,
-            "a long listing scrolled on the console; no vanilla reschedule point", src));
+            "tty write (console)", ttyWrite, List.of("console_sem"),
+            Quantiles.typical(TTY_LINES) * drawNs, Quantiles.tail(TTY_LINES) * drawNs,
+            "a long listing scrolled on the console; console_conditional_schedule at its end", src));
   }
 }

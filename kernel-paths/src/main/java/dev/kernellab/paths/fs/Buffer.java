@@ -46,6 +46,10 @@ public final class Buffer {
   public static final Site INVALIDATE_BDEV = new Site("fs/buffer.c", "invalidate_bdev", "invalidate_bdev");
   /** sync_buffers' loop of batches. */
   public static final Site SYNC_BUFFERS = new Site("fs/buffer.c", "sync_buffers", "sync_buffers");
+  /** bdflush's loop of write_some_buffers batches. */
+  public static final Site BDFLUSH_BATCH = new Site("fs/buffer.c", "bdflush", "write_some_buffers_batch");
+  /** kupdate's loop of write_some_buffers batches (sync_old_buffers). */
+  public static final Site KUPDATE_BATCH = new Site("fs/buffer.c", "kupdate", "sync_old_buffers");
 
   /** NRSYNC of fs/buffer.c: buffers per write_some_buffers batch. */
   public static final int NRSYNC = 32;
@@ -111,7 +115,7 @@ public final class Buffer {
         KernelPath.path("fs/buffer.c", "bdflush")
             .loop("bdflush", Long.MAX_VALUE, b -> b
                 .sleepOn(bdflushWait)
-                .loop("write_some_buffers_batch", BDFLUSH_BATCHES, batch -> batch.call(writeSomeBuffers)))
+                .loop(BDFLUSH_BATCH.label(), BDFLUSH_BATCHES, batch -> batch.call(writeSomeBuffers)))
             .build();
     kupdate =
         KernelPath.path("fs/buffer.c", "kupdate")
@@ -120,7 +124,7 @@ public final class Buffer {
                 .spinLock(l.kernelFlag)
                 .compute(SYNC_SUPERS_NS)
                 .spinUnlock(l.kernelFlag)
-                .loop("sync_old_buffers", KUPDATE_BATCHES, batch -> batch.call(writeSomeBuffers)))
+                .loop(KUPDATE_BATCH.label(), KUPDATE_BATCHES, batch -> batch.call(writeSomeBuffers)))
             .build();
     sysSync =
         KernelPath.path("fs/buffer.c", "sync_buffers")

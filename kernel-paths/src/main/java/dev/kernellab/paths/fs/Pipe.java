@@ -5,7 +5,11 @@ import dev.kernellab.kernel.WaitQueue;
 
 /**
  * One pipe of one kernel: models fs/pipe.c {@code pipe_read()} and {@code pipe_write()}
- * (2.4.17) for messages that fit the pipe's one page.
+ * (2.4.17) for messages that fit the pipe's one page ({@code PIPE_BUF}), with the page's
+ * capacity: a writer that finds the pipe full wakes the readers with
+ * {@code wake_up_interruptible_sync} and sleeps in {@code pipe_wait}; a reader that finds it
+ * empty while writers wait does the same; both ends end with a plain
+ * {@code wake_up_interruptible} of {@code PIPE_WAIT}, which readers and writers share.
  *
  * <p>Holds per-kernel state (the messages in the pipe and {@code PIPE_WAIT}), so a pipe is
  * made by {@link Syscalls#newPipe} for one kernel and never shared.
@@ -30,9 +34,15 @@ public final class Pipe {
   public static final long PIPE_WRITE_NS = 1_000;
   /** pipe_read of a small message. */
   public static final long PIPE_READ_NS = 900;
+  /**
+   * Messages the pipe's page holds: PIPE_BUF 4096 bytes over 512-byte messages (the message
+   * size is an assumption).
+   */
+  public static final long CAPACITY = 4096 / 512;
 
   private final WaitQueue wait;
-  private long messages; // written and not yet read
+  private long messages; // written and not yet read, 0..CAPACITY
+  private int writersWaiting; // PIPE_WAITING_WRITERS
 
   /** read(2) of one message: sleeps until there is one. */
   public final KernelPath read;
@@ -41,14 +51,28 @@ public final class Pipe {
 
   Pipe(String name) {
     this.wait = new WaitQueue("PIPE_WAIT(" + name + ")");
+    KernelPath kickWriters =
+        KernelPath.path("fs/pipe.c", "pipe_read: wake the writers before sleeping")
+            .wakeUpSync(wait)
+            .build();
+    KernelPath kickReaders =
+        KernelPath.path("fs/pipe.c", "pipe_write: wake the readers before sleeping")
+            .wakeUpSync(wait)
+            .build();
     read =
         KernelPath.path("fs/pipe.c", "pipe_read")
+            .callIf("PIPE_EMPTY && PIPE_WAITING_WRITERS", c -> messages == 0 && writersWaiting > 0, kickWriters)
             .waitEvent(wait, () -> messages > 0)
             .effect("PIPE_LEN -= len", c -> messages--)
             .compute(PIPE_READ_NS)
+            .wakeUp(wait)
             .build();
     write =
         KernelPath.path("fs/pipe.c", "pipe_write")
+            .callIf("PIPE_FULL", c -> messages >= CAPACITY, kickReaders)
+            .effect("PIPE_WAITING_WRITERS++", c -> writersWaiting++)
+            .waitEvent(wait, () -> messages < CAPACITY)
+            .effect("PIPE_WAITING_WRITERS--", c -> writersWaiting--)
             .compute(PIPE_WRITE_NS)
             .effect("PIPE_LEN += len", c -> messages++)
             .wakeUp(wait)

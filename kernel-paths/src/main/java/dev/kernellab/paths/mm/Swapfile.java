@@ -12,8 +12,10 @@ import java.util.List;
 
 /**
  * Models mm/swapfile.c (2.4.17): {@code try_to_unuse()} (swapoff), with its vanilla
- * need_resched test per swap entry, and {@code si_swapinfo()} (read of /proc/meminfo), which
- * walks every swap_map slot with {@code swaplock} held.
+ * need_resched test per swap entry; {@code si_swapinfo()} (read of /proc/meminfo), which walks
+ * the swap_map slots of an area under {@code swaplock} only while that area is being swapped
+ * off ({@code flags == SWP_USED}: not yet SWP_WRITEOK again); and {@code get_swaparea_info()}
+ * (read of /proc/swaps), which walks the whole swap_map of every area with no lock held.
  */
 public final class Swapfile {
 
@@ -30,8 +32,13 @@ public final class Swapfile {
 
   /** try_to_unuse's loop over swap entries (vanilla reschedule point). */
   public static final Site TRY_TO_UNUSE = new Site("mm/swapfile.c", "try_to_unuse", "try_to_unuse");
-  /** si_swapinfo's walk of swap_map, swaplock held. */
+  /** si_swapinfo's walk of the swap_map of an area being swapped off, swaplock held. */
   public static final Site SI_SWAPINFO = new Site("mm/swapfile.c", "si_swapinfo", "si_swapinfo");
+  /** get_swaparea_info's walk of every swap_map slot, no lock. */
+  public static final Site GET_SWAPAREA_INFO =
+      new Site("mm/swapfile.c", "get_swaparea_info", "get_swaparea_info");
+  /** si_swapinfo's pass over the swap_info[] areas when none is being swapped off: 0.2 us. */
+  public static final long SI_SWAPINFO_AREAS_NS = 200;
 
   /** Processes on the machine: assumption, 60. */
   public static final long PROCESSES = 60;
@@ -46,8 +53,12 @@ public final class Swapfile {
 
   /** sys_swapoff's try_to_unuse. */
   public final KernelPath tryToUnuse;
-  /** si_swapinfo, from the /proc/meminfo read. */
+  /** si_swapinfo, from the /proc/meminfo read, no swapoff running. */
   public final KernelPath siSwapinfo;
+  /** si_swapinfo while an area is being swapped off: its whole swap_map under swaplock. */
+  public final KernelPath siSwapinfoDuringSwapoff;
+  /** get_swaparea_info, the read of /proc/swaps. */
+  public final KernelPath getSwapareaInfo;
 
   /** Builds the paths for one kernel. */
   public Swapfile(Locks l) {
@@ -65,8 +76,18 @@ public final class Swapfile {
     siSwapinfo =
         KernelPath.path("mm/swapfile.c", "si_swapinfo")
             .spinLock(l.swapLock)
+            .compute(SI_SWAPINFO_AREAS_NS)
+            .spinUnlock(l.swapLock)
+            .build();
+    siSwapinfoDuringSwapoff =
+        KernelPath.path("mm/swapfile.c", "si_swapinfo")
+            .spinLock(l.swapLock)
             .loop(SI_SWAPINFO.label(), SWAP_MAP_STEPS, s -> s.compute(SWAP_MAP_STEP_NS))
             .spinUnlock(l.swapLock)
+            .build();
+    getSwapareaInfo =
+        KernelPath.path("mm/swapfile.c", "get_swaparea_info")
+            .loop(GET_SWAPAREA_INFO.label(), SWAP_MAP_STEPS, s -> s.compute(SWAP_MAP_STEP_NS))
             .build();
   }
 
@@ -81,8 +102,18 @@ public final class Swapfile {
             "60 ns/pte tested (assumption); 60 processes of 600 pages (assumption)"),
         new CatalogEntry(
             "si_swapinfo (/proc/meminfo)", siSwapinfo, List.of("swaplock"),
+            SI_SWAPINFO_AREAS_NS, SI_SWAPINFO_AREAS_NS,
+            "fixed: one pass over swap_info[]; the swap_map walk is only for an area in swapoff",
+            "0.2 us (assumption): a few areas, a few cache lines each"),
+        new CatalogEntry(
+            "si_swapinfo during swapoff", siSwapinfoDuringSwapoff, List.of("swaplock"),
             SWAP_MAP_STEPS * SWAP_MAP_STEP_NS, SWAP_MAP_STEPS * SWAP_MAP_STEP_NS,
-            "fixed: every read of /proc/meminfo walks the whole 256 MB swap map",
+            "a /proc/meminfo read while swapoff runs walks the area's whole 256 MB swap map",
+            "300 ns per 64 slots (assumption); swap size an assumption"),
+        new CatalogEntry(
+            "get_swaparea_info (/proc/swaps)", getSwapareaInfo, List.of(),
+            SWAP_MAP_STEPS * SWAP_MAP_STEP_NS, SWAP_MAP_STEPS * SWAP_MAP_STEP_NS,
+            "fixed: every read of /proc/swaps counts the used slots of the whole map, no lock",
             "300 ns per 64 slots (assumption); swap size an assumption"));
   }
 }

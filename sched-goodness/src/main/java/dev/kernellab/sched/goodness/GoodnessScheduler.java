@@ -173,6 +173,12 @@ public final class GoodnessScheduler implements Scheduler {
     return loop.costNs(cpu, true);
   }
 
+  /** 2.4.17 clears {@code prev->need_resched} before {@code repeat_schedule}. */
+  @Override
+  public boolean clearsNeedReschedBeforeSelection() {
+    return true;
+  }
+
   /** The list insert and reschedule_idle()'s read of every CPU's schedule_data. */
   @Override
   public long wakeUpCostNs() {

@@ -8,8 +8,9 @@ import dev.kernellab.kernel.Task;
  * (woken, forked, or preempted and pushed away) should run, and whose need_resched to set.
  *
  * <p>Called with runqueue_lock held, from try_to_wake_up() and from the tail of schedule().
- * The IPI mechanics (send one only to another CPU whose flag was clear) are the host's
- * {@link SchedulerHost#reschedule(int)}.
+ * The IPI mechanics are the host's: to an idle CPU only if its flag was clear
+ * ({@code send_now_idle}: the idle loop watches the flag; {@link SchedulerHost#reschedule(int)}),
+ * to a busy CPU always ({@link SchedulerHost#rescheduleAndInterrupt(int)}).
  *
  * <p>Reference: sched-o1.md section 4.5.
  */
@@ -87,8 +88,20 @@ final class RescheduleIdle {
         }
       }
     }
-    if (idleFound || busyFound) {
+    if (idleFound) {
       resched(target);
+    } else if (busyFound) {
+      reschedBusy(target);
+    }
+  }
+
+  /** The busy path: {@code tsk->need_resched = 1; smp_send_reschedule()}, flag set or not. */
+  private void reschedBusy(int cpu) {
+    Task t = data.curr(cpu);
+    if (host.current(cpu) == t) {
+      host.rescheduleAndInterrupt(cpu);
+    } else {
+      t.setNeedResched(true);
     }
   }
 

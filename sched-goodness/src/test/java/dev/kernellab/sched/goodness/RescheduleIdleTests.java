@@ -94,6 +94,28 @@ class RescheduleIdleTests {
     assertThat(h.ipis).containsExactly("0->1");
   }
 
+  /**
+   * kernel/sched.c 2.4.17 reschedule_idle, busy path: {@code tsk->need_resched = 1; if
+   * (tsk->processor != this_cpu) smp_send_reschedule(...)}: a second wake-up that picks the same
+   * busy CPU sends a second IPI although the flag is already set (only the idle path,
+   * send_now_idle, looks at the old flag).
+   */
+  @Test
+  void theBusyPathSendsItsIpiEvenWhenTheFlagIsAlreadySet() {
+    StandaloneSchedulerHost h = boot(2);
+    h.spawn(pinned(niced(1, -20), 0), 0);
+    Task weak = h.spawn(pinned(niced(2, 19), 1), 1);
+    h.schedule(0);
+    h.schedule(1);
+    h.ipis.clear();
+
+    h.spawn(TestTasks.other(3), 0);
+    h.spawn(TestTasks.other(4), 0);
+
+    assertThat(weak.needResched()).isTrue();
+    assertThat(h.ipis).containsExactly("0->1", "0->1");
+  }
+
   @Test
   void nobodyIsDisturbedWhenEveryCurrentIsBetter() {
     StandaloneSchedulerHost h = boot(2);

@@ -1,0 +1,23 @@
+package dev.kernellab.lowlat;
+
+/**
+ * How often a hunk of the low-latency patch looks, and whether {@code /proc/sys/kernel/lowlatency}
+ * gates it (include/linux/low-latency.h, 2.4.32 copy of the patch).
+ */
+public enum Cadence {
+  /**
+   * Every iteration, {@code if (conditional_schedule_needed())}: in the non-debug build that is
+   * {@code current->need_resched} alone, so the sysctl does not gate it.
+   */
+  EVERY_ITERATION,
+  /**
+   * {@code TEST_RESCHED_COUNT(n)} = {@code enable_lowlatency && ++resched_count > n}, then
+   * {@code RESET_RESCHED_COUNT()}: a look every n + 1 iterations, gated by the sysctl.
+   */
+  TEST_RESCHED_COUNT,
+  /**
+   * A chunked walk: the lock is dropped every n iterations whether or not a reschedule is due,
+   * then {@code conditional_schedule()} (zap_page_range's MAX_ZAP_BYTES). Not gated.
+   */
+  CHUNK
+}
