@@ -92,6 +92,8 @@ public final class Kernel implements SchedulerHost {
   final KernelPath systemCallEntry;
   final KernelPath retFromSysCall;
   final KernelPath retFromIntrToUser;
+  final KernelPath retFromExceptionToUser;
+  final KernelPath retFromExceptionToKernel;
   final KernelPath interruptPath;
   final KernelPath softirqPath;
   final KernelPath idlePath;
@@ -138,6 +140,10 @@ public final class Kernel implements SchedulerHost {
             new FlowOps.Compute(Distribution.fixed(costs.syscallEntryNs())));
     retFromSysCall =
         KernelPath.of("arch/i386/kernel/entry.S", "ret_from_sys_call", false, new TaskOps.RetToUser(true));
+    retFromExceptionToUser =
+        KernelPath.of("arch/i386/kernel/entry.S", "ret_from_exception", false, new TaskOps.ExceptionReturn(true));
+    retFromExceptionToKernel =
+        KernelPath.of("arch/i386/kernel/entry.S", "ret_from_exception", false, new TaskOps.ExceptionReturn(false));
     retFromIntrToUser =
         KernelPath.of("arch/i386/kernel/entry.S", "ret_from_intr", false, new TaskOps.RetToUser(false));
     interruptPath =

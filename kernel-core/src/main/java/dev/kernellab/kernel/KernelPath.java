@@ -460,6 +460,18 @@ public final class KernelPath {
       return kernelOnly("submit_bh", new IoOps.DiskIo(lba, sectors, write));
     }
 
+    /**
+     * A page fault taken here (by user code, or by kernel code touching user memory): the
+     * {@code handler} runs in kernel mode, then {@code ret_from_exception}, which under
+     * CONFIG_PREEMPT is a preemption point when it returns into kernel code.
+     */
+    public Builder pageFault(KernelPath handler) {
+      if (handler.isUser()) {
+        throw new IllegalArgumentException("a fault handler must be a kernel path");
+      }
+      return add(new TaskOps.Fault(handler));
+    }
+
     /** A user-space measurement, taken when the program reaches this point. */
     public Builder probe(UserProbe p) {
       if (!user) {

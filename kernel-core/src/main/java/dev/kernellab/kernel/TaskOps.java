@@ -181,6 +181,74 @@ final class TaskOps {
     }
   }
 
+  /**
+   * An exception taken by the running code, a page fault: {@code error_code} calls the handler
+   * (arch/i386/kernel/entry.S 2.4.17; {@code do_page_fault} turns interrupts back on if the
+   * faulting code had them on), then {@code ret_from_exception}: to user mode as
+   * {@code ret_from_intr} does, into kernel code a preemption point under CONFIG_PREEMPT (both
+   * preempt patches put a {@code cli} before {@code jmp ret_from_exception} and test there as
+   * for an interrupt, with no look at the saved IF), and {@code iret} restores the flags the
+   * fault came with. Exceptions do not raise preempt_count on entry, unlike interrupts.
+   */
+  static final class Fault extends Op {
+    final KernelPath handler;
+
+    Fault(KernelPath handler) {
+      this.handler = handler;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      f.advance();
+      ctx.saveIrqFlag(c.cpu.interruptsEnabled());
+      k.pushFrame(c, ctx, f.user ? k.retFromExceptionToUser : k.retFromExceptionToKernel, false);
+      k.pushFrame(c, ctx, handler, false);
+    }
+
+    @Override
+    String describe() {
+      return "page fault: " + handler.function() + "()";
+    }
+  }
+
+  /** {@code ret_from_exception}: the decision, then {@code iret} with the saved flags. */
+  static final class ExceptionReturn extends Op {
+    final boolean toUser;
+
+    ExceptionReturn(boolean toUser) {
+      this.toUser = toUser;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      if (f.phase == 0) {
+        f.phase = 1;
+        c.cpu.cli();
+        Task t = c.current;
+        if (toUser) {
+          if (t.needResched()) {
+            k.callSchedule(c, ctx);
+          }
+        } else if (k.preemption.preemptOnIrqReturn(c, t)) {
+          k.pushFrame(c, ctx, k.preemptSchedulePath, false);
+        }
+        return;
+      }
+      if (toUser) {
+        ctx.popIrqFlag();
+        c.cpu.sti(); // back to user mode: interrupts on
+      } else {
+        c.irqRestoreSaved(ctx);
+      }
+      f.advance();
+    }
+
+    @Override
+    String describe() {
+      return toUser ? "ret_from_exception (to user)" : "ret_from_exception (to kernel)";
+    }
+  }
+
   /** A user-space probe: records a sample at the instant user code runs again. */
   static final class Probe extends Op {
     final UserProbe probe;

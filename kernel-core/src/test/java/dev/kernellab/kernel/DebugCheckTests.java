@@ -2,6 +2,7 @@ package dev.kernellab.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
@@ -78,6 +79,45 @@ class DebugCheckTests {
   void exitingWithAPreemptCountIsReported() {
     assertThatThrownBy(() -> run(1, k("leak").preemptDisable().exit().build()))
         .hasMessageContaining("BUG: exit with preempt_count");
+  }
+
+  /** The bug reads as an oops: where, who, what was held, and what happened just before. */
+  @Test
+  void aBugReportCarriesTheCpuStateAndTheLastEvents() {
+    SpinLock l = SpinLock.spin("files_lock");
+    KernelPath p = k("bad_sleep").spinLock(l).compute(MS).sleepFor(MS).spinUnlock(l).build();
+    KernelBug bug = catchThrowableOfType(KernelBug.class, () -> run(1, p));
+    assertThat(bug.check()).isEqualTo("scheduling while atomic");
+    assertThat(bug.summary()).startsWith("BUG: scheduling while atomic:").doesNotContain("\n");
+    assertThat(bug.oops())
+        .contains("CPU: 0", "Process t0 (pid: ", "preempt_count=0x00000001", "interrupts: ",
+            "locks held on cpu0: files_lock", "contexts, innermost first:",
+            "#2 test/debug.c:bad_sleep", "#3 kernel/sched.c:schedule", "last events, oldest first:", "lock_acquire files_lock");
+    assertThat(bug.getMessage()).startsWith(bug.summary()).contains(bug.oops());
+  }
+
+  /** An exception the model itself throws mid-run becomes an oops too, never a bare one. */
+  @Test
+  void anInternalErrorIsReportedAsAKernelBugWithItsCause() {
+    Scheduler broken =
+        new ForwardingScheduler(new SimpleRoundRobinScheduler()) {
+          @Override
+          public Task pickNext(int cpu, Task prev) {
+            if (prev.comm().equals("t0")) {
+              throw new IllegalStateException("runqueue corrupt");
+            }
+            return super.pickNext(cpu, prev);
+          }
+        };
+    Kernel kernel =
+        new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
+            .scheduler(broken)
+            .task(TaskSpec.user("t0", KernelPath.userProgram("t0").syscall(k("nap").sleepFor(MS).build()).build()))
+            .build();
+    KernelBug bug = catchThrowableOfType(KernelBug.class, () -> kernel.run(10 * MS));
+    assertThat(bug.check()).isEqualTo("internal error");
+    assertThat(bug.getCause()).isInstanceOf(IllegalStateException.class).hasMessage("runqueue corrupt");
+    assertThat(bug.oops()).contains("kernel/sched.c:schedule");
   }
 
   @Test

@@ -11,8 +11,35 @@ import dev.kernellab.kernel.KernelPatch;
  * new KernelBuilder(machine, seed).scheduler("o1").patch("preempt")...
  * }</pre>
  *
- * <p>Models preempt-kernel-rml-2.4.18-2 and preempt-kernel-rml-2.5.2-pre11-1 (reference
- * preempt-lowlat-hw.md section 1). What the patch changed and where it lives here:
+ * <p>Models preempt-kernel-rml-2.4.17-1 with the 2.4.17 goodness scheduler, and
+ * preempt-kernel-O1-rml-2.4.18-2 (Love, LKML 23 Jul 2002, against 2.4.18 with the O(1)
+ * scheduler) with the O(1) one. The two agree on every rule this model has; where their text
+ * differs it does not change what happens:
+ *
+ * <ul>
+ *   <li>{@code PREEMPT_ACTIVE} is 0x40000000 in 2.4.17-1 and 0x4000000 in the O(1) patch, a bit
+ *       above the count either way. 2.4.17-1's schedule() tests it before
+ *       {@code switch (prev->state)} ({@code goto treat_like_run}, which skips the signal check
+ *       and the dequeue); the O(1) patch right after {@code spin_lock_irq(&rq->lock)}
+ *       ({@code goto pick_next_task}). kernel-core's generic schedule() skips the dequeue of a
+ *       task with PREEMPT_ACTIVE set, for both;
+ *   <li>2.4.17-1's preempt_schedule() is {@code while (need_resched)} around schedule() with
+ *       PREEMPT_ACTIVE + 1; the O(1) one adds PREEMPT_ACTIVE, schedules, and
+ *       {@code goto need_resched} if it is set again (Anzinger's re-check);
+ *   <li>schedule_tail() drops the child's initial count with {@code preempt_enable()} after the
+ *       tail in 2.4.17-1, inside {@code spin_unlock_irq(&rq->frozen)} in the O(1) patch;
+ *   <li>the O(1) patch wraps {@code task_rq_lock}/{@code task_rq_unlock}, {@code resched_task},
+ *       {@code wake_up_forked_process}, {@code sys_sched_yield} and {@code set_cpus_allowed}
+ *       in preempt_disable/enable; scheduler calls are atomic here, so that changes nothing.
+ * </ul>
+ *
+ * <p>Mainline 2.5.5, where the patch had been merged (2.5.4-pre6), is not among the sources
+ * this model was checked against: its entry.S and sched.c are not in the stored trees. The
+ * 2.5.8 entry.S quoted on LKML tests no IF bit in {@code resume_kernel} either; the
+ * {@code irqs_disabled()} test in preempt_schedule() and the IF test of the interrupted
+ * context belong to later 2.5/2.6 kernels and are not modelled.
+ *
+ * <p>What the patch changed and where it lives here:
  *
  * <ul>
  *   <li>the two preemption points ({@link PreemptKernelModel}), installed by this patch;

@@ -79,6 +79,55 @@ class PreemptKernelPatchTests {
     assertThat(wakeUnderCli(false)).as("vanilla waits for the return to user").isEqualTo(4 * MS);
   }
 
+  /**
+   * Return from an exception into kernel code is a preemption point of both patches
+   * (entry.S: {@code error_code} ... {@code cli; jmp ret_from_exception}, the saved IF not
+   * looked at), and {@code iret} gives the faulting code back its own flags. B wakes P with
+   * preemption disabled, re-enables it without a check, and takes a page fault 1 ms later
+   * inside a cli region: P runs at the fault's return, and B resumes with interrupts off.
+   */
+  @Test
+  void returnFromAPageFaultIntoKernelCodePreempts() {
+    assertThat(faultUnderCli(true)).isEqualTo(MS + 50_000);
+    assertThat(faultUnderCli(false)).as("vanilla waits for the return to user").isEqualTo(3 * MS + 50_000);
+  }
+
+  private static long faultUnderCli(boolean patched) {
+    RtcProbeRig rig = new RtcProbeRig();
+    boolean[] ifAfterFault = {true};
+    long[] pRan = {-1};
+    KernelPath fault = KernelPath.path("arch/i386/mm/fault.c", "do_page_fault").compute(50_000).build();
+    KernelPath k =
+        k().localIrqDisable()
+            .preemptDisable()
+            .call(rig.rtcInterrupt)
+            .preemptEnableNoResched()
+            .compute(MS)
+            .pageFault(fault)
+            .effect("IF", c -> ifAfterFault[0] = c.hardware().interruptsEnabled())
+            .compute(MS)
+            .localIrqEnable()
+            .compute(MS)
+            .build();
+    KernelPath p =
+        KernelPath.userProgram("P")
+            .syscall(rig.rtcRead)
+            .probe((c, t, now) -> pRan[0] = now)
+            .loop("sleep", Long.MAX_VALUE, x -> x.syscall(rig.rtcRead))
+            .build();
+    KernelBuilder b =
+        new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
+            .scheduler(new SimpleRoundRobinScheduler())
+            .task(TaskSpec.user("P", p).fifo(99))
+            .task(TaskSpec.user("B", RtcProbeRig.busyTask(k)));
+    if (patched) {
+      b.patch(new PreemptKernelPatch());
+    }
+    b.build().run(10 * MS);
+    assertThat(ifAfterFault[0]).as("iret restores the faulting code's flags").isFalse();
+    return pRan[0];
+  }
+
   /** When P runs after B woke it under cli with a lock held; checks B's flag on the way. */
   private static long wakeUnderCli(boolean patched) {
     RtcProbeRig rig = new RtcProbeRig();

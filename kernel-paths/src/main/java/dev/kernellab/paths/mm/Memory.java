@@ -28,14 +28,26 @@ public final class Memory {
   /*
    * Implementation overview
    *
-   * Vanilla 2.4.17 zap_page_range takes page_table_lock once and walks every pte of the range
-   * (zap_pmd_range -> zap_pte_range) before it drops it: the whole unmapping of an exiting
-   * process is one lock-held stretch, on SMP and (with the preempt patch) on UP too. The
-   * low-latency patch splits the range into chunks of 256 pages with a reschedule point in
-   * between (reference section 2.3); here the per-pte loop is the site and the patch's counted
-   * lock break does the chunking. copy_page_range at fork is the same shape and no 2002 patch
-   * touched it (reference section 2.3, last paragraph): a fork of a big process is a
+   * Vanilla 2.4.17 zap_page_range takes page_table_lock once per call and walks every pte of
+   * the range (zap_pmd_range -> zap_pte_range), then flushes the TLB (tlb_finish_mmu) before
+   * it drops the lock. exit_mmap (mm/mmap.c) detaches the vma list under a short hold and
+   * calls zap_page_range once per vma, so the lock is free between vmas (a preemption point
+   * under the preempt patch); flush_tlb_mm follows outside the lock, then clear_page_tables
+   * takes it again. dup_mmap (kernel/fork.c) holds the child's page_table_lock around
+   * copy_page_range once per vma, and flushes the parent's TLB after the loop. So the longest
+   * stretch is the largest vma, not the process: a process is a few dozen small vmas (text,
+   * data and bss of the program and of each shared library, the stack) and, for a big one,
+   * one large anonymous or heap vma that holds nearly all its pages.
+   *
+   * The low-latency patch splits each zap into chunks of 256 pages (reference section 2.3);
+   * here the per-pte loop is the site and the patch's chunked lock drop does the chunking.
+   * copy_page_range at fork no 2002 patch touched: a fork of a big process is a
    * non-preemptible stretch in every configuration.
+   *
+   * Simplifications: one page_table_lock stands for every mm's (Locks), so on SMP two
+   * processes' page-table walks contend where the kernel's would not, and copy_page_range's
+   * nested parent lock (taken per 1024-pte table) is folded into the child's; mmap_sem is not
+   * modelled.
    *
    * References: [1] reference preempt-lowlat-hw.md 2.3 (ll patch hunks of mm/memory.c and
    * mm/mmap.c); [2] Love, "[PATCH] low-latency zap_page_range", LKML 20 Jul 2002 (10-20 ms
@@ -60,6 +72,22 @@ public final class Memory {
   /** exit_mmap's walk of the vma list and free_pgtables: assumption, 10 us. */
   public static final long EXIT_MMAP_FIXED_NS = 10_000;
 
+  /**
+   * The small vmas of a 2002 process: program text, data and bss, three per shared library
+   * for about eight libraries (libc, ld.so, libm, X and toolkit libraries), heap and stack.
+   * Assumption: 30.
+   */
+  public static final long SMALL_VMAS = 30;
+
+  /** Pages of one small vma: assumption, 8 (a library's data, a stack of 32 KiB). */
+  public static final long SMALL_VMA_PAGES = 8;
+
+  /** Detaching the vma list (mm->mmap = NULL) under page_table_lock: assumption, 0.2 us. */
+  public static final long DETACH_VMAS_NS = 200;
+
+  /** clear_page_tables of a process under page_table_lock: assumption, 5 us. */
+  public static final long CLEAR_PAGE_TABLES_NS = 5_000;
+
   /** munmap of a small region. */
   public final KernelPath sysMunmap;
   /** exit_mmap of a whole process. */
@@ -77,30 +105,49 @@ public final class Memory {
             .compute(DO_MUNMAP_FIXED_NS)
             .call(zapPageRange(locks, params.munmapPages()))
             .build();
+    KernelPath zapSmall = zapPageRange(locks, Distribution.fixed(SMALL_VMA_PAGES));
     exitMmap =
         KernelPath.path("mm/mmap.c", "exit_mmap")
+            .spinLock(locks.pageTableLock)
+            .compute(DETACH_VMAS_NS)
+            .spinUnlock(locks.pageTableLock)
             .compute(EXIT_MMAP_FIXED_NS)
-            .call(zapPageRange(locks, params.processPages()))
+            .loop("small_vmas", SMALL_VMAS, vma -> vma.call(zapSmall))
+            .call(zapPageRange(locks, params.processPages())) // the large vma
+            .compute(FLUSH_TLB_RANGE_NS) // flush_tlb_mm, outside the lock
+            .spinLock(locks.pageTableLock)
+            .compute(CLEAR_PAGE_TABLES_NS)
+            .spinUnlock(locks.pageTableLock)
             .build();
+    KernelPath copySmall = copyPageRange(locks, Distribution.fixed(SMALL_VMA_PAGES));
     dupMmap =
         KernelPath.path("kernel/fork.c", "dup_mmap")
             .compute(FORK_FIXED_NS)
-            .call(
-                KernelPath.path("mm/memory.c", "copy_page_range")
-                    .spinLock(locks.pageTableLock)
-                    .loop(COPY_PTE_RANGE.label(), params.processPages(), b -> b.compute(PTE_COPY_NS))
-                    .spinUnlock(locks.pageTableLock)
-                    .build())
+            .loop("small_vmas", SMALL_VMAS, vma -> vma.call(copySmall))
+            .call(copyPageRange(locks, params.processPages())) // the large vma
+            .compute(FLUSH_TLB_RANGE_NS) // flush_tlb_mm(current->mm), outside the lock
             .build();
   }
 
-  /** zap_page_range over {@code pages} pages, page_table_lock held throughout (vanilla). */
+  /**
+   * zap_page_range over {@code pages} pages of one vma: page_table_lock held throughout, the
+   * TLB flushed (tlb_finish_mmu) before the unlock (vanilla 2.4.17).
+   */
   static KernelPath zapPageRange(Locks locks, Distribution pages) {
     return KernelPath.path("mm/memory.c", "zap_page_range")
         .spinLock(locks.pageTableLock)
         .loop(ZAP_PTE_RANGE.label(), pages, b -> b.compute(PTE_TEARDOWN_NS))
-        .spinUnlock(locks.pageTableLock)
         .compute(FLUSH_TLB_RANGE_NS)
+        .spinUnlock(locks.pageTableLock)
+        .build();
+  }
+
+  /** copy_page_range of one vma, the child's page_table_lock held (kernel/fork.c dup_mmap). */
+  static KernelPath copyPageRange(Locks locks, Distribution pages) {
+    return KernelPath.path("mm/memory.c", "copy_page_range")
+        .spinLock(locks.pageTableLock)
+        .loop(COPY_PTE_RANGE.label(), pages, b -> b.compute(PTE_COPY_NS))
+        .spinUnlock(locks.pageTableLock)
         .build();
   }
 
@@ -117,15 +164,24 @@ public final class Memory {
             "300 ns/pte (assumption, checked against Love's 10-20 ms zap hold, LKML 2002-07-20)"),
         new CatalogEntry(
             "exit_mmap", exitMmap, List.of("page_table_lock"),
-            EXIT_MMAP_FIXED_NS + FLUSH_TLB_RANGE_NS + Quantiles.typical(proc) * PTE_TEARDOWN_NS,
-            EXIT_MMAP_FIXED_NS + FLUSH_TLB_RANGE_NS + Quantiles.tail(proc) * PTE_TEARDOWN_NS,
-            "a ~100 MB process exits (1 exit in 1000): one unbroken page_table_lock hold",
-            "300 ns/pte as sys_munmap; process size assumption (PathParams)"),
+            exitFixed() + Quantiles.typical(proc) * PTE_TEARDOWN_NS,
+            exitFixed() + Quantiles.tail(proc) * PTE_TEARDOWN_NS,
+            "a ~100 MB process exits (1 exit in 1000): its large vma is one page_table_lock hold",
+            "300 ns/pte as sys_munmap; process size assumption (PathParams); 30 small vmas"),
         new CatalogEntry(
             "dup_mmap (fork)", dupMmap, List.of("page_table_lock"),
-            FORK_FIXED_NS + Quantiles.typical(proc) * PTE_COPY_NS,
-            FORK_FIXED_NS + Quantiles.tail(proc) * PTE_COPY_NS,
-            "fork of a ~100 MB process: unpatched in every 2002 kernel",
-            "lmbench fork 260-335 us split 150 us fixed + 300 ns/pte (assumption)"));
+            forkFixed() + Quantiles.typical(proc) * PTE_COPY_NS,
+            forkFixed() + Quantiles.tail(proc) * PTE_COPY_NS,
+            "fork of a ~100 MB process: its large vma unpatched in every 2002 kernel",
+            "lmbench fork 260-335 us split 150 us fixed + 300 ns/pte (assumption); 30 small vmas"));
+  }
+
+  private static long exitFixed() {
+    return DETACH_VMAS_NS + EXIT_MMAP_FIXED_NS + (SMALL_VMAS + 2) * FLUSH_TLB_RANGE_NS
+        + SMALL_VMAS * SMALL_VMA_PAGES * PTE_TEARDOWN_NS + CLEAR_PAGE_TABLES_NS;
+  }
+
+  private static long forkFixed() {
+    return FORK_FIXED_NS + FLUSH_TLB_RANGE_NS + SMALL_VMAS * SMALL_VMA_PAGES * PTE_COPY_NS;
   }
 }
