@@ -17,33 +17,40 @@ class PipeTests {
 
   private static final long MS = 1_000_000;
 
-  @Test
-  void aWriterSleepsOnAFullPipeAndAReaderWakesIt() {
-    Kernel24Paths p = Kernel24Paths.withDefaults();
-    Pipe pipe = p.syscalls().newPipe("full");
+  /** A kernel of the catalog {@code p} running {@code tasks} for {@code ns}. */
+  private static Kernel run(Kernel24Paths p, long ns, TaskSpec... tasks) {
     KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor(), 1)
         .scheduler(new SimpleRoundRobinScheduler());
     p.install(b);
-    b.task(TaskSpec.user("writer", KernelPath.userProgram("writer")
-        .loop("main", Long.MAX_VALUE, l -> l.syscall(pipe.write)).build()));
+    for (TaskSpec t : tasks) {
+      b.task(t);
+    }
     Kernel k = b.build();
-    k.run(5 * MS);
+    k.run(ns);
+    return k;
+  }
+
+  private static TaskSpec looping(String comm, KernelPath syscall, long userNs) {
+    return TaskSpec.user(comm, KernelPath.userProgram(comm)
+        .loop("main", Long.MAX_VALUE, l -> l.syscall(syscall).compute(userNs)).build());
+  }
+
+  @Test
+  void aWriterSleepsOnAFullPipe() {
+    Kernel24Paths p = Kernel24Paths.withDefaults();
+    Pipe pipe = p.syscalls().newPipe("full");
+    Kernel k = run(p, 5 * MS, looping("writer", pipe.write, 0));
     assertThat(pipe.messages()).isEqualTo(Pipe.CAPACITY);
     assertThat(k.task("writer").state()).isEqualTo(TaskState.INTERRUPTIBLE);
     assertThat(String.join("\n", pipe.write.listing())).contains("if (PIPE_FULL)");
+  }
 
-    Kernel24Paths q = Kernel24Paths.withDefaults();
-    Pipe both = q.syscalls().newPipe("both");
-    KernelBuilder c = new KernelBuilder(MachineSpec.uniprocessor(), 1)
-        .scheduler(new SimpleRoundRobinScheduler());
-    q.install(c);
-    c.task(TaskSpec.user("writer", KernelPath.userProgram("writer")
-            .loop("main", Long.MAX_VALUE, l -> l.syscall(both.write)).build()))
-        .task(TaskSpec.user("reader", KernelPath.userProgram("reader")
-            .loop("main", Long.MAX_VALUE, l -> l.syscall(both.read).compute(100_000)).build()));
-    Kernel k2 = c.build();
-    k2.run(50 * MS);
-    assertThat(k2.task("reader").voluntarySwitches() + k2.task("writer").voluntarySwitches()).isGreaterThan(100);
-    assertThat(both.messages()).isBetween(0L, Pipe.CAPACITY);
+  @Test
+  void aReaderDrainsAFullPipeAndWakesItsWriter() {
+    Kernel24Paths p = Kernel24Paths.withDefaults();
+    Pipe pipe = p.syscalls().newPipe("both");
+    Kernel k = run(p, 50 * MS, looping("writer", pipe.write, 0), looping("reader", pipe.read, 100_000));
+    assertThat(k.task("reader").voluntarySwitches() + k.task("writer").voluntarySwitches()).isGreaterThan(100);
+    assertThat(pipe.messages()).isBetween(0L, Pipe.CAPACITY);
   }
 }

@@ -95,7 +95,6 @@ class PreemptKernelPatchTests {
   private static long faultUnderCli(boolean patched) {
     RtcProbeRig rig = new RtcProbeRig();
     boolean[] ifAfterFault = {true};
-    long[] pRan = {-1};
     KernelPath fault = KernelPath.path("arch/i386/mm/fault.c", "do_page_fault").compute(50_000).build();
     KernelPath k =
         k().localIrqDisable()
@@ -109,23 +108,9 @@ class PreemptKernelPatchTests {
             .localIrqEnable()
             .compute(MS)
             .build();
-    KernelPath p =
-        KernelPath.userProgram("P")
-            .syscall(rig.rtcRead)
-            .probe((c, t, now) -> pRan[0] = now)
-            .loop("sleep", Long.MAX_VALUE, x -> x.syscall(rig.rtcRead))
-            .build();
-    KernelBuilder b =
-        new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
-            .scheduler(new SimpleRoundRobinScheduler())
-            .task(TaskSpec.user("P", p).fifo(99))
-            .task(TaskSpec.user("B", RtcProbeRig.busyTask(k)));
-    if (patched) {
-      b.patch(new PreemptKernelPatch());
-    }
-    b.build().run(10 * MS);
+    long pRan = runUntilP(rig, k, patched);
     assertThat(ifAfterFault[0]).as("iret restores the faulting code's flags").isFalse();
-    return pRan[0];
+    return pRan;
   }
 
   /** When P runs after B woke it under cli with a lock held; checks B's flag on the way. */
@@ -133,7 +118,6 @@ class PreemptKernelPatchTests {
     RtcProbeRig rig = new RtcProbeRig();
     SpinLock l = SpinLock.spin("L");
     boolean[] ifAfterUnlock = {false};
-    long[] pRan = {-1};
     KernelPath k =
         k().localIrqDisable()
             .spinLock(l)
@@ -145,6 +129,17 @@ class PreemptKernelPatchTests {
             .localIrqEnable()
             .compute(MS)
             .build();
+    long pRan = runUntilP(rig, k, patched);
+    assertThat(ifAfterUnlock[0]).as("interrupts after the unlock").isEqualTo(patched);
+    return pRan;
+  }
+
+  /**
+   * Zero costs, one CPU: P (SCHED_FIFO 99) asleep on the RTC and B in kernel path {@code k},
+   * which wakes P itself; returns when P first ran.
+   */
+  private static long runUntilP(RtcProbeRig rig, KernelPath k, boolean patched) {
+    long[] pRan = {-1};
     KernelPath p =
         KernelPath.userProgram("P")
             .syscall(rig.rtcRead)
@@ -160,7 +155,6 @@ class PreemptKernelPatchTests {
       b.patch(new PreemptKernelPatch());
     }
     b.build().run(10 * MS);
-    assertThat(ifAfterUnlock[0]).as("interrupts after the unlock").isEqualTo(patched);
     return pRan[0];
   }
 
