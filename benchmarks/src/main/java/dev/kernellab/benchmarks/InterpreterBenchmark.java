@@ -3,6 +3,7 @@ package dev.kernellab.benchmarks;
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.Kernel;
+import dev.kernellab.kernel.DebugChecks;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Scheduler;
@@ -63,8 +64,10 @@ public class InterpreterBenchmark {
                 .localIrqSave()
                 .localIrqRestore())
             .build();
+    // A production kernel: no debug checks, no event ring (the interpreter's own cost).
     return new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
         .scheduler(scheduler)
+        .debugChecks(DebugChecks.none())
         .ksoftirqd(false)
         .task(TaskSpec.kernelThread("looper", loop))
         .build();

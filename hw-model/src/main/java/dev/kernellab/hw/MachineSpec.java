@@ -3,7 +3,8 @@ package dev.kernellab.hw;
 import java.util.Objects;
 
 /**
- * What machine to build: CPU count and clock, costs, interrupt routing, and the IDE disk.
+ * What machine to build: CPU count and clock, memory, costs, interrupt routing, and the IDE
+ * disk.
  *
  * <pre>{@code
  * MachineSpec up = MachineSpec.uniprocessor();                 // 800 MHz PIII, 1 CPU
@@ -16,9 +17,17 @@ import java.util.Objects;
  * @param costs the fixed costs of this hardware
  * @param routing I/O APIC delivery policy for external interrupts
  * @param disk the IDE disk on IRQ 14
+ * @param memoryBytes RAM; the kernel's page cache lives in what the kernel and the processes
+ *     leave of it
  */
 public record MachineSpec(
-    int cpus, long cpuHz, CostTable costs, IrqRouting routing, DiskSpec disk) {
+    int cpus, long cpuHz, CostTable costs, IrqRouting routing, DiskSpec disk, long memoryBytes) {
+
+  /** A 2002 desktop's RAM: 256 MB (assumption: the common size of that year's PCs). */
+  public static final long DEFAULT_MEMORY_BYTES = 256L << 20;
+
+  /** The smallest machine the page-cache model accepts: 16 MB. */
+  public static final long MIN_MEMORY_BYTES = 16L << 20;
 
   /** NR_CPUS on i386 in 2.4 (include/linux/threads.h). */
   public static final int MAX_CPUS = 32;
@@ -35,6 +44,15 @@ public record MachineSpec(
     Objects.requireNonNull(costs, "costs");
     Objects.requireNonNull(routing, "routing");
     Objects.requireNonNull(disk, "disk");
+    if (memoryBytes < MIN_MEMORY_BYTES) {
+      throw new IllegalArgumentException(
+          "a machine needs at least " + (MIN_MEMORY_BYTES >> 20) + " MB of memory, got " + memoryBytes + " bytes");
+    }
+  }
+
+  /** The 5-argument form: the default memory size. */
+  public MachineSpec(int cpus, long cpuHz, CostTable costs, IrqRouting routing, DiskSpec disk) {
+    this(cpus, cpuHz, costs, routing, disk, DEFAULT_MEMORY_BYTES);
   }
 
   /**
@@ -49,21 +67,26 @@ public record MachineSpec(
 
   /** The same machine with {@code n} CPUs. */
   public MachineSpec withCpus(int n) {
-    return new MachineSpec(n, cpuHz, costs, routing, disk);
+    return new MachineSpec(n, cpuHz, costs, routing, disk, memoryBytes);
   }
 
   /** The same machine with other costs. */
   public MachineSpec withCosts(CostTable c) {
-    return new MachineSpec(cpus, cpuHz, c, routing, disk);
+    return new MachineSpec(cpus, cpuHz, c, routing, disk, memoryBytes);
   }
 
   /** The same machine with another interrupt routing. */
   public MachineSpec withRouting(IrqRouting r) {
-    return new MachineSpec(cpus, cpuHz, costs, r, disk);
+    return new MachineSpec(cpus, cpuHz, costs, r, disk, memoryBytes);
+  }
+
+  /** The same machine with {@code bytes} of memory. */
+  public MachineSpec withMemory(long bytes) {
+    return new MachineSpec(cpus, cpuHz, costs, routing, disk, bytes);
   }
 
   /** The same machine with another disk. */
   public MachineSpec withDisk(DiskSpec d) {
-    return new MachineSpec(cpus, cpuHz, costs, routing, d);
+    return new MachineSpec(cpus, cpuHz, costs, routing, d, memoryBytes);
   }
 }

@@ -62,18 +62,27 @@ final class FlowOps {
   /** A loop at a {@link Site}: the body runs {@code count} times; site hooks run in between. */
   static final class Loop extends Op {
     final Site site;
-    final Distribution count;
+    final Distribution count; // or null, then:
+    final Count dynamicCount;
     final KernelPath body;
 
     Loop(Site site, Distribution count, KernelPath body) {
       this.site = site;
       this.count = count;
+      this.dynamicCount = null;
+      this.body = body;
+    }
+
+    Loop(Site site, Count count, KernelPath body) {
+      this.site = site;
+      this.count = null;
+      this.dynamicCount = count;
       this.body = body;
     }
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      long n = count.sample(k.random(c, ctx));
+      long n = count != null ? count.sample(k.random(c, ctx)) : dynamicCount.at(c);
       f.advance();
       if (n > 0) {
         ExecContext.Frame b = k.pushFrame(c, ctx, body, f.user);
@@ -84,7 +93,7 @@ final class FlowOps {
 
     @Override
     String describe() {
-      return "loop " + site.key() + " x " + count;
+      return "loop " + site.key() + " x " + (count != null ? count : "(worked out on entry)");
     }
   }
 
@@ -108,29 +117,36 @@ final class FlowOps {
     }
   }
 
-  /** Calls another path if a guard says so ({@code if (!down_trylock(&sem)) f();}). */
+  /**
+   * Calls one path if a guard says so, another (or nothing) if not
+   * ({@code if (!down_trylock(&sem)) f(); else g();}).
+   */
   static final class CallIf extends Op {
     final String description;
     final Guard guard;
     final KernelPath target;
+    final KernelPath otherwise; // or null
 
-    CallIf(String description, Guard guard, KernelPath target) {
+    CallIf(String description, Guard guard, KernelPath target, KernelPath otherwise) {
       this.description = description;
       this.guard = guard;
       this.target = target;
+      this.otherwise = otherwise;
     }
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
-      if (guard.test(c)) {
-        k.pushFrame(c, ctx, target, false);
+      KernelPath p = guard.test(c) ? target : otherwise;
+      if (p != null) {
+        k.pushFrame(c, ctx, p, false);
       }
     }
 
     @Override
     String describe() {
-      return "if (" + description + ") " + target.function() + "()";
+      return "if (" + description + ") " + target.function() + "()"
+          + (otherwise == null ? "" : " else " + otherwise.function() + "()");
     }
   }
 
@@ -151,7 +167,9 @@ final class FlowOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
       action.run(c);
-      c.preemptCheck(ctx);
+      if (!f.user) {
+        c.preemptCheck(ctx); // user code is preempted at its next interrupt, not here
+      }
     }
 
     @Override

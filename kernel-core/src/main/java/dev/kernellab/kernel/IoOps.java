@@ -27,13 +27,19 @@ final class IoOps {
 
   /** Submit and wait. */
   static final class DiskIo extends Op {
-    final Distribution lba;
-    final Distribution sectors;
+    final Count lba;
+    final Count sectors;
+    final String sectorsLabel;
     final boolean write;
 
     DiskIo(Distribution lba, Distribution sectors, boolean write) {
+      this(c -> c.sample(lba), c -> c.sample(sectors), sectors.toString(), write);
+    }
+
+    DiskIo(Count lba, Count sectors, String sectorsLabel, boolean write) {
       this.lba = lba;
       this.sectors = sectors;
+      this.sectorsLabel = sectorsLabel;
       this.write = write;
     }
 
@@ -45,8 +51,8 @@ final class IoOps {
         case 0 -> {
           IdeDisk disk = c.machine().disk();
           long capacity = disk.spec().cylinders() * disk.spec().sectorsPerCylinder();
-          int n = (int) Math.max(1, Math.min(sectors.sample(k.random(c, ctx)), 256));
-          long at = Math.min(lba.sample(k.random(c, ctx)), capacity - n);
+          int n = (int) Math.max(1, Math.min(sectors.at(c), 256));
+          long at = Math.max(0, Math.min(lba.at(c), capacity - n));
           io.set(at, n, write);
           io.done = false;
           disk.submit(io);
@@ -72,7 +78,7 @@ final class IoOps {
 
     @Override
     String describe() {
-      return (write ? "write" : "read") + " " + sectors + " sectors: submit_bh(); wait_on_buffer()";
+      return (write ? "write" : "read") + " " + sectorsLabel + " sectors: submit_bh(); wait_on_buffer()";
     }
   }
 

@@ -329,7 +329,7 @@ public final class Kernel implements SchedulerHost {
   void forkTask(KernelCpu c, String comm, KernelPath program) {
     Task parent = c.current;
     int pid = nextPid++;
-    Mm mm = program.isUser() ? new Mm(pid, parent.mm() == null ? 0 : parent.mm().residentPages()) : null;
+    Mm mm = program.isUser() ? (parent.mm() == null ? new Mm(pid) : parent.mm().copy(pid)) : null;
     Task child = newTask(pid, comm, mm, false, parent.cpusAllowed(), Integer.toString(pid));
     child.setPolicy(parent.policy(), parent.rtPriority());
     child.setNice(parent.nice());
@@ -527,13 +527,15 @@ public final class Kernel implements SchedulerHost {
   }
 
   /**
-   * The start of schedule()'s work under the runqueue lock: a task that blocked leaves the
-   * runqueue ({@code switch (prev->state)}, unless PREEMPT_ACTIVE), before any selection, as
-   * in 2.4.17 and 2.5.5 alike; and, for a scheduler that clears it there, need_resched
-   * (2.4.17: before {@code repeat_schedule}, so a wake-up during its unlocked recalculation
-   * leaves the flag set and schedule() goes round again).
+   * schedule()'s state switch under the runqueue lock: a task that blocked leaves the runqueue
+   * ({@code switch (prev->state)}, unless PREEMPT_ACTIVE), before any selection, as in 2.4.17
+   * and 2.5.5 alike; and, for a scheduler that clears it there, need_resched (2.4.17: before
+   * {@code repeat_schedule}, so a wake-up during its unlocked recalculation leaves the flag set
+   * and schedule() goes round again). Done with the pick, or when a recalculation drops the
+   * lock, whichever comes first (SchedOps.PolicyCost).
    */
   void scheduleBegin(KernelCpu c) {
+    c.scheduleBegun = true;
     Task prev = c.current;
     if (!prev.isIdle()
         && prev.state() != TaskState.RUNNING
@@ -551,6 +553,10 @@ public final class Kernel implements SchedulerHost {
 
   /** The generic half of schedule(): returns true if the CPU switched to another task. */
   boolean switchTasks(KernelCpu c) {
+    if (!c.scheduleBegun) {
+      scheduleBegin(c);
+    }
+    c.scheduleBegun = false;
     Task prev = c.current;
     Task next = scheduler.pickNext(c.id, prev);
     if (!scheduler.clearsNeedReschedBeforeSelection()) {
@@ -735,6 +741,19 @@ public final class Kernel implements SchedulerHost {
    */
   public java.util.Optional<KernelPath> hookAt(Site site) {
     return java.util.Optional.ofNullable(siteHooks.get(site));
+  }
+
+  /**
+   * CPU time {@code t} has had so far, ns: what it ran until its last switch out, plus the
+   * current stretch if it is running now.
+   */
+  public long cpuTimeNs(Task t) {
+    for (KernelCpu c : cpus) {
+      if (c.current == t) {
+        return t.runtimeNs + (now() - c.switchedInNs);
+      }
+    }
+    return t.runtimeNs;
   }
 
   /** The task with pid {@code pid}, or null if none lives. */

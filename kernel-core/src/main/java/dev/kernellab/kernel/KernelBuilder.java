@@ -287,6 +287,11 @@ public final class KernelBuilder {
     return siteHooks;
   }
 
+  /** The machine this builder builds for. */
+  public MachineSpec machine() {
+    return machine;
+  }
+
   /** The patches applied, in order. */
   public List<String> patchNames() {
     List<String> out = new ArrayList<>();

@@ -26,6 +26,7 @@ public final class KernelCpu {
   final SplittableRandom irqRandom;
   final Event kick;
   boolean dispatching;
+  boolean scheduleBegun; // schedule()'s state switch is done for the pass in progress
   long switchedInNs;
   long irqsOffSinceNs;
   long preemptOffSinceNs;
@@ -100,6 +101,36 @@ public final class KernelCpu {
   /** {@code wake_up_process(t)}. */
   public boolean wakeUpProcess(Task t) {
     return kernel.wakeUpTask(this, t);
+  }
+
+  /**
+   * The arguments the current task passed to the system call it is in, if they are a
+   * {@code type}; otherwise null (no call, a call without arguments, or other arguments).
+   */
+  public <T> T syscallArgs(Class<T> type) {
+    Object a = current.syscallArgs;
+    return type.isInstance(a) ? type.cast(a) : null;
+  }
+
+  /**
+   * The index (from 0) of the iteration of the innermost loop running here: the loop
+   * variable, for a {@link Count} that walks a list (the vmas of an mm, the pages of a file).
+   * 0 outside any loop.
+   */
+  public long loopIndex() {
+    ExecContext ctx = top();
+    for (int i = ctx.depth - 1; i >= 0; i--) {
+      ExecContext.Frame f = ctx.frame(i);
+      if (f.path.site() != null) {
+        return f.iteration;
+      }
+    }
+    return 0;
+  }
+
+  /** A draw from {@code d} with the random stream of the code running here (task or irq). */
+  public long sample(Distribution d) {
+    return d.sample(kernel.random(this, top()));
   }
 
   /** {@code raise_softirq(s)} on this CPU. */

@@ -1,8 +1,10 @@
 package dev.kernellab.kernel;
 
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What must hold of a kernel between any two events, checked on request
@@ -21,16 +23,18 @@ final class KernelInvariants {
   static void check(Kernel k, KernelCpu[] cpus, List<Task> tasks) {
     try {
       k.scheduler().checkInvariants();
-    } catch (IllegalStateException e) {
-      throw k.bug(cpus[0], "scheduler invariant", e.getMessage());
+    } catch (RuntimeException e) {
+      throw k.bug(cpus[0], "scheduler invariant", e.toString());
     }
+    Set<Task> alive = Collections.newSetFromMap(new IdentityHashMap<>());
+    alive.addAll(tasks);
     Map<Task, Integer> runningOn = new IdentityHashMap<>();
     for (KernelCpu c : cpus) {
       Integer other = runningOn.put(c.current, c.id);
       if (other != null && !c.current.isIdle()) {
         throw k.bug(c, "task on two CPUs", c.current + " is current on cpu" + other + " and cpu" + c.id);
       }
-      if (!c.current.isIdle() && !tasks.contains(c.current)) {
+      if (!c.current.isIdle() && !alive.contains(c.current)) {
         throw k.bug(c, "dead task running", c.current + " (" + c.current.state() + ") is current but not alive");
       }
       for (int i = 0; i < c.heldCount; i++) {
@@ -45,8 +49,16 @@ final class KernelInvariants {
       if (queued.merge(t, 1, Integer::sum) > 1) {
         throw k.bug(cpus[t.cpu()], "task queued twice", t + " appears twice on the runqueues");
       }
-      if (!tasks.contains(t)) {
+      if (!alive.contains(t)) {
         throw k.bug(cpus[t.cpu()], "dead task queued", t + " (" + t.state() + ") is on a runqueue but not alive");
+      }
+      // Off its CPU, a queued task is runnable, or was preempted (PREEMPT_ACTIVE keeps it
+      // queued whatever its state).
+      if (!runningOn.containsKey(t)
+          && t.state() != TaskState.RUNNING
+          && (t.preemptCount & PreemptCount.PREEMPT_ACTIVE) == 0) {
+        throw k.bug(cpus[t.cpu()], "sleeper left queued",
+            t + " is " + t.state() + ", not running and not preempted, but still on a runqueue");
       }
     }
     for (Task t : tasks) {

@@ -306,7 +306,16 @@ public final class KernelPath {
       if (target.isUser()) {
         throw new IllegalArgumentException("cannot call user program " + target.function());
       }
-      return kernelOnly("a call of " + target.function(), new FlowOps.CallIf(description, guard, target));
+      return kernelOnly("a call of " + target.function(), new FlowOps.CallIf(description, guard, target, null));
+    }
+
+    /** Calls {@code target} if {@code guard} says so, else {@code otherwise}. */
+    public Builder callIfElse(String description, Guard guard, KernelPath target, KernelPath otherwise) {
+      if (target.isUser() || otherwise.isUser()) {
+        throw new IllegalArgumentException("cannot call a user program");
+      }
+      return kernelOnly("a call of " + target.function(),
+          new FlowOps.CallIf(description, guard, target, otherwise));
     }
 
     /** {@code down(sem)}: sleep uninterruptibly until a slot is free, then take it. */
@@ -460,6 +469,11 @@ public final class KernelPath {
       return kernelOnly("submit_bh", new IoOps.DiskIo(lba, sectors, write));
     }
 
+    /** Block I/O at an LBA and of a size worked out when the code gets here. */
+    public Builder diskIo(Count lba, Count sectors, boolean write) {
+      return kernelOnly("submit_bh", new IoOps.DiskIo(lba, sectors, "some", write));
+    }
+
     /**
      * A page fault taken here (by user code, or by kernel code touching user memory): the
      * {@code handler} runs in kernel mode, then {@code ret_from_exception}, which under
@@ -494,7 +508,30 @@ public final class KernelPath {
       if (body.isUser()) {
         throw new IllegalArgumentException("a system call body must be a kernel path");
       }
-      return add(new TaskOps.Syscall(body));
+      return add(new TaskOps.Syscall(body, null));
+    }
+
+    /**
+     * A system call with arguments: {@code args} is asked for them at the instant of the call,
+     * and {@code body} finds them with {@link KernelCpu#syscallArgs(Class)}.
+     */
+    public Builder syscall(KernelPath body, SyscallArgs args) {
+      syscall(body);
+      ops.set(ops.size() - 1, new TaskOps.Syscall(body, java.util.Objects.requireNonNull(args, "args")));
+      return this;
+    }
+
+    /** A loop at site {@code label} of this function, its count worked out on entry. */
+    public Builder loop(String label, Count count, Consumer<Builder> body) {
+      Site s = new Site(file, function, label);
+      Builder b = new Builder(file, function, user, s);
+      body.accept(b);
+      return add(new FlowOps.Loop(s, count, b.build()));
+    }
+
+    /** Runs for a length worked out when the code gets here, described as {@code what}. */
+    public Builder compute(String what, Count ns) {
+      return add(new FlowOps.DynamicCompute(what, (k, c) -> ns.at(c)));
     }
 
     /** Appends an already-built operation (for patches and extensions in this package). */

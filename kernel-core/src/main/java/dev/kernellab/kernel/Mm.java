@@ -1,19 +1,127 @@
 package dev.kernellab.kernel;
 
-/**
- * Models {@code struct mm_struct} of include/linux/sched.h (2.4.17): an address space, only its identity and size matter to the model
- * (same-mm bonus in 2.4's goodness(), lazy TLB for kernel threads, the length of exit_mmap and
- * fork's copy_page_range).
- *
- * @param id a stable number for traces
- * @param residentPages pages mapped, for paths whose length scales with the address space
- */
-public record Mm(int id, long residentPages) {
+import java.util.Arrays;
 
-  /** Validates. */
-  public Mm {
+/**
+ * An address space: models {@code struct mm_struct} and its list of {@code vm_area_struct}s,
+ * include/linux/sched.h and include/linux/mm.h (2.4.17), down to what the timing model needs:
+ * how many vmas there are and how many resident pages each has. That drives the same-mm bonus
+ * of 2.4's goodness(), lazy TLB for kernel threads, and the length of fork's dup_mmap and
+ * copy_page_range, exit_mmap and munmap's zap_page_range, which walk those pages.
+ *
+ * <pre>{@code
+ * Mm mm = task.mm();
+ * int heap = mm.mmap(0);          // a new vma, nothing resident yet (do_mmap_pgoff)
+ * mm.fault(heap, 256);            // 256 pages faulted in (do_anonymous_page)
+ * mm.munmap(heap);                // gone (do_munmap)
+ * }</pre>
+ *
+ * <p>An Mm belongs to one task (threads are not modelled) and is changed only by that task's
+ * paths; fork copies it ({@link #copy}).
+ */
+public final class Mm {
+
+  private final int id;
+  private long[] vmaPages = new long[8]; // resident pages of vma i, for i < vmaCount
+  private int vmaCount;
+  private long residentPages; // sum of vmaPages
+
+  /** An empty address space, for traces named {@code id}. */
+  public Mm(int id) {
+    this.id = id;
+  }
+
+  /**
+   * An address space of {@code residentPages} pages in one vma (or none for 0): the shape of a
+   * task created with a size and nothing more said.
+   */
+  public Mm(int id, long residentPages) {
+    this(id);
     if (residentPages < 0) {
       throw new IllegalArgumentException("resident pages must be >= 0, got " + residentPages);
     }
+    if (residentPages > 0) {
+      fault(mmap(0), residentPages);
+    }
+  }
+
+  /** A stable number for traces. */
+  public int id() {
+    return id;
+  }
+
+  /** Pages mapped and resident, over all vmas. */
+  public long residentPages() {
+    return residentPages;
+  }
+
+  /** Number of vmas. */
+  public int vmaCount() {
+    return vmaCount;
+  }
+
+  /** Resident pages of vma {@code i} (0 &lt;= i &lt; {@link #vmaCount()}). */
+  public long vmaPages(int i) {
+    if (i < 0 || i >= vmaCount) {
+      throw new IndexOutOfBoundsException("no vma " + i + " in mm " + id + " of " + vmaCount);
+    }
+    return vmaPages[i];
+  }
+
+  /** The resident pages of the largest vma (0 if none). */
+  public long largestVmaPages() {
+    long max = 0;
+    for (int i = 0; i < vmaCount; i++) {
+      max = Math.max(max, vmaPages[i]);
+    }
+    return max;
+  }
+
+  /** {@code do_mmap_pgoff}: a new vma with {@code pages} resident already; returns its index. */
+  public int mmap(long pages) {
+    if (pages < 0) {
+      throw new IllegalArgumentException("pages must be >= 0, got " + pages);
+    }
+    if (vmaCount == vmaPages.length) {
+      vmaPages = Arrays.copyOf(vmaPages, vmaCount * 2);
+    }
+    vmaPages[vmaCount] = pages;
+    residentPages += pages;
+    return vmaCount++;
+  }
+
+  /** Page faults bring {@code pages} more pages of vma {@code i} in. */
+  public void fault(int i, long pages) {
+    if (pages < 0) {
+      throw new IllegalArgumentException("pages must be >= 0, got " + pages);
+    }
+    vmaPages(i);
+    vmaPages[i] += pages;
+    residentPages += pages;
+  }
+
+  /**
+   * {@code do_munmap} of the whole vma {@code i}: returns its resident pages, which the
+   * caller's zap_page_range walks. The last vma takes its index.
+   */
+  public long munmap(int i) {
+    long pages = vmaPages(i);
+    residentPages -= pages;
+    vmaPages[i] = vmaPages[--vmaCount];
+    return pages;
+  }
+
+  /** {@code dup_mmap}: the child's copy, same vmas and resident pages. */
+  public Mm copy(int childId) {
+    Mm c = new Mm(childId);
+    c.vmaPages = Arrays.copyOf(vmaPages, Math.max(8, vmaCount));
+    c.vmaCount = vmaCount;
+    c.residentPages = residentPages;
+    return c;
+  }
+
+  @Override
+  public String toString() {
+    return "mm" + id + "{" + vmaCount + " vmas, " + residentPages + " pages}";
   }
 }

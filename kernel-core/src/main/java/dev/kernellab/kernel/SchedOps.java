@@ -50,14 +50,16 @@ final class SchedOps {
 
   /**
    * The policy's work: under the runqueue lock with interrupts off, then (2.4's epoch
-   * recalculation) with the lock dropped and interrupts on.
+   * recalculation) with the lock dropped and interrupts on. The state switch (a blocked task
+   * leaves the runqueue; 2.4.17 clears need_resched) is done atomically with the pick, as the
+   * runqueue lock makes it for any other CPU, unless the lock is dropped for a recalculation:
+   * then it is done at the unlock, which is where a waker on another CPU would first see it.
    */
   static final class PolicyCost extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       switch (f.phase) {
         case 0 -> {
-          k.scheduleBegin(c);
           long locked = k.scheduler().scheduleCostNs(c.id);
           f.scratch = k.scheduler().unlockedScheduleCostNs(c.id);
           f.phase = 1;
@@ -69,6 +71,7 @@ final class SchedOps {
             return;
           }
           f.phase = 2;
+          k.scheduleBegin(c);
           c.irqEnable(ctx);
           k.compute(c, f, f.scratch, false);
         }
@@ -85,7 +88,7 @@ final class SchedOps {
     }
   }
 
-  /** The switch: deactivate a sleeper, ask the policy, switch stacks. */
+  /** The switch: the state switch if not done yet, ask the policy, switch stacks. */
   static final class Switch extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {

@@ -104,8 +104,13 @@ public final class StandaloneSchedulerHost implements SchedulerHost {
         scheduler.deactivate(prev, cpu);
       }
     }
+    if (scheduler.clearsNeedReschedBeforeSelection()) {
+      prev.setNeedResched(false);
+    }
     Task next = scheduler.pickNext(cpu, prev);
-    prev.setNeedResched(false);
+    if (!scheduler.clearsNeedReschedBeforeSelection()) {
+      prev.setNeedResched(false);
+    }
     if (next != prev) {
       next.setCpu(cpu);
     }

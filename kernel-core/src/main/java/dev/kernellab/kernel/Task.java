@@ -38,6 +38,7 @@ public final class Task {
   private SchedEntity schedEntity;
   Task parent;
   KernelTimer timeout; // schedule_timeout's timer, created on first use
+  Object syscallArgs; // the arguments of the running system call, or null
   IoOps.TaskIo io; // the task's block request, created on first use
 
   // Accounting, in ns and switches.

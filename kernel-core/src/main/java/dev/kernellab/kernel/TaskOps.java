@@ -126,14 +126,17 @@ final class TaskOps {
   /** {@code system_call}: from user mode into {@code body} and back. */
   static final class Syscall extends Op {
     final KernelPath body;
+    final SyscallArgs args; // null: a call without arguments the kernel looks at
 
-    Syscall(KernelPath body) {
+    Syscall(KernelPath body, SyscallArgs args) {
       this.body = body;
+      this.args = args;
     }
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
+      c.current.syscallArgs = args == null ? null : args.at(c);
       k.pushFrame(c, ctx, k.retFromSysCall, false);
       k.pushFrame(c, ctx, body, false);
       k.pushFrame(c, ctx, k.systemCallEntry, false);
@@ -172,6 +175,9 @@ final class TaskOps {
         }
       }
       c.cpu.sti();
+      if (fromSyscall) {
+        c.current.syscallArgs = null;
+      }
       f.advance();
     }
 
@@ -223,9 +229,10 @@ final class TaskOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (f.phase == 0) {
         f.phase = 1;
-        c.cpu.cli();
+        c.irqDisable(ctx);
         Task t = c.current;
         if (toUser) {
+          k.checks.checkUserReturn(c);
           if (t.needResched()) {
             k.callSchedule(c, ctx);
           }
@@ -234,11 +241,10 @@ final class TaskOps {
         }
         return;
       }
+      // iret: the flags the fault came with (user mode always had interrupts on).
+      c.irqRestoreSaved(ctx);
       if (toUser) {
-        ctx.popIrqFlag();
-        c.cpu.sti(); // back to user mode: interrupts on
-      } else {
-        c.irqRestoreSaved(ctx);
+        c.irqEnable(ctx);
       }
       f.advance();
     }

@@ -18,7 +18,8 @@ import java.util.Objects;
  * @param nice -20..19
  * @param cpu the CPU whose runqueue it starts on
  * @param cpusAllowed affinity mask
- * @param residentPages size of its address space (user tasks), for paths that scale with it
+ * @param residentPages size of its address space (user tasks), for paths that scale with it;
+ *     0, the default, leaves it unsaid, and such paths use their catalog's default process
  */
 public record TaskSpec(
     String comm,
@@ -32,6 +33,9 @@ public record TaskSpec(
 
   /** Validates. */
   public TaskSpec {
+    if (residentPages < 0) {
+      throw new IllegalArgumentException(comm + ": resident pages must be >= 0, got " + residentPages);
+    }
     Objects.requireNonNull(comm, "comm");
     Objects.requireNonNull(program, "program");
     Objects.requireNonNull(policy, "policy");
@@ -53,7 +57,7 @@ public record TaskSpec(
     if (!program.isUser()) {
       throw new IllegalArgumentException(comm + ": a user task needs a user program");
     }
-    return new TaskSpec(comm, program, SchedPolicy.OTHER, 0, 0, 0, -1L, 1_000);
+    return new TaskSpec(comm, program, SchedPolicy.OTHER, 0, 0, 0, -1L, 0);
   }
 
   /** A kernel thread (no mm), nice 0, on CPU 0. */

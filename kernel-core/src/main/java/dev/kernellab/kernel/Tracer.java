@@ -2,8 +2,9 @@ package dev.kernellab.kernel;
 
 /**
  * Typed kernel events, in the spirit of ftrace's tracepoints: a collector implements the ones
- * it needs (every method has an empty default). With no tracer attached, each event costs the
- * kernel one null check.
+ * it needs (every method has an empty default). With no tracer attached and the debug checks'
+ * event ring off ({@link DebugChecks#none()}), each event costs the kernel one null check; with
+ * the ring on (the default), every event is also written to it.
  *
  * <p>All arguments are primitives or long-lived objects: firing an event allocates nothing.
  * Times are simulated ns.

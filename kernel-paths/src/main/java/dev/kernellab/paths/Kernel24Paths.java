@@ -12,6 +12,7 @@ import dev.kernellab.paths.drivers.Rtc;
 import dev.kernellab.paths.fs.Buffer;
 import dev.kernellab.paths.fs.Dcache;
 import dev.kernellab.paths.fs.Inode;
+import dev.kernellab.paths.fs.PageCache;
 import dev.kernellab.paths.fs.Proc;
 import dev.kernellab.paths.fs.Super;
 import dev.kernellab.paths.fs.Syscalls;
@@ -65,6 +66,7 @@ public final class Kernel24Paths {
 
   private final PathParams params;
   private final Locks locks = new Locks();
+  private final PageCache pageCache = new PageCache();
   private final Block block;
   private final Buffer buffer;
   private final Dcache dcache;
@@ -86,13 +88,13 @@ public final class Kernel24Paths {
   public Kernel24Paths(PathParams params) {
     this.params = params;
     block = new Block(locks);
-    buffer = new Buffer(locks, params, block);
+    buffer = new Buffer(locks, params, block, pageCache);
     dcache = new Dcache(locks, params);
     inode = new Inode(locks, params);
     vmscan = new Vmscan(locks, params, dcache.pruneDcache, inode.pruneIcache);
     swapfile = new Swapfile(locks);
     memory = new Memory(locks, params);
-    filemap = new Filemap(locks, params, vmscan.allocWakeup, buffer.balanceDirty);
+    filemap = new Filemap(locks, params, pageCache, vmscan.allocWakeup, buffer.balanceDirty);
     proc = new Proc(params, swapfile.siSwapinfo);
     superBlock = new Super(dcache, inode, buffer, filemap.invalidateInodePages);
     syscalls = new Syscalls(locks);
@@ -102,6 +104,14 @@ public final class Kernel24Paths {
     List<CatalogEntry> mm = memory.entries();
     exit = new Exit(locks, params, memory.exitMmap, mm.get(1));
     fork = new Fork(locks, memory.dupMmap, mm.get(2));
+  }
+
+  /**
+   * The page cache of this catalog's kernel: files a workload creates live here, and the
+   * file paths consult it when a call passes a {@code FileIo}.
+   */
+  public PageCache pageCache() {
+    return pageCache;
   }
 
   /** A catalog with {@link PathParams#defaults()}. */
@@ -115,6 +125,7 @@ public final class Kernel24Paths {
    * its locks.
    */
   public void install(KernelBuilder b) {
+    pageCache.setMemory(b.machine().memoryBytes());
     rtc.install(b);
     net.install(b);
     b.attach(Kernel24Paths.class, this);

@@ -37,7 +37,7 @@ class MemoryTests {
     // detach + one zap per small vma + the large vma + clear_page_tables
     assertThat(ptl.acquisitions()).isEqualTo(1 + Memory.SMALL_VMAS + 1 + 1);
     assertThat(ptl.isHeldExclusive()).isFalse();
-    assertThat(String.join("\n", p.memory().exitMmap.listing())).contains("loop mm/mmap.c:exit_mmap#small_vmas");
+    assertThat(String.join("\n", p.memory().exitMmap.listing())).contains("loop mm/mmap.c:exit_mmap#vmas");
   }
 
   @Test

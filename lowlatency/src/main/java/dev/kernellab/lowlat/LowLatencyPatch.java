@@ -14,9 +14,8 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Models Andrew Morton's low-latency patch for 2.4 (include/linux/low-latency.h and its hunks;
- * the copy followed is the one for 2.4.32, the only one found, applied in iPodLinux's tree: the
- * 2.4.17 version is not public any more, and its hunks touched the same functions): at each
+ * Models Andrew Morton's low-latency patch for 2.4 (include/linux/low-latency.h and its hunks,
+ * as applied to 2.4.32: see {@link LowLatencySites} for the copy followed): at each
  * site of {@link LowLatencySites}, a conditional reschedule point or a lock break runs between
  * the loop's iterations. The run-time switch {@code /proc/sys/kernel/lowlatency}
  * ({@code enable_lowlatency}) gates only the counted tests ({@code TEST_RESCHED_COUNT}): in the

@@ -25,9 +25,10 @@ import java.util.List;
  * falls on a site of the kernel-paths catalog, and the hunks whose code the catalog does not
  * model.
  *
- * <p>Follows the patch as applied to 2.4.32 (iPodLinux/linux-2.4.32-ipod, commit "Apply
- * iPL_2.4.32-ipod2_low-latency.patch"), the only copy found; the 2.4.17 version touched the same
- * functions. Each entry says what its hunk does; where the model simplifies a hunk, the entry
+ * <p>Follows the patch as applied to 2.4.32 (github.com/iPodLinux/linux-2.4.32-ipod, commit
+ * 5264fa3da622784c2ccc25999ebed3dacbac4be9, "Apply iPL_2.4.32-ipod2_low-latency.patch"):
+ * Morton's 2.4.17 version is not available to this project, and the 2.4 versions touched the
+ * same functions. Each entry says what its hunk does; where the model simplifies a hunk, the entry
  * says how.
  */
 public final class LowLatencySites {
@@ -115,7 +116,7 @@ public final class LowLatencySites {
               + " sets need_resched on every other CPU's current task (sysctl-gated): needs a"
               + " scheduler-side hook the goodness scheduler does not offer yet",
           "kernel/sched.c schedule(): repeat the selection if prev->need_resched was set meanwhile:"
-              + " in the 2.4.32 copy but absent from 2.4.17 and identical to Inoue's 2.4.20 fix;"
+              + " in the 2.4.32 copy but absent from 2.4.17 and identical to Hiroshi Inoue's fix for 2.4.20 (LKML, 7 May 2003);"
               + " not part of the 2.4.17 kernels this lab models",
           "fs/buffer.c write_some_buffers: __refile_buffer of buffers already locked, so later"
               + " walks are shorter: the catalog's dirty list has no per-buffer state yet",

@@ -25,7 +25,8 @@ import dev.kernellab.kernel.KernelPatch;
  *       task with PREEMPT_ACTIVE set, for both;
  *   <li>2.4.17-1's preempt_schedule() is {@code while (need_resched)} around schedule() with
  *       PREEMPT_ACTIVE + 1; the O(1) one adds PREEMPT_ACTIVE, schedules, and
- *       {@code goto need_resched} if it is set again (Anzinger's re-check);
+ *       {@code goto need_resched} if it is set again (George Anzinger's barrier and re-check,
+ *       preempt-kernel ChangeLog, 7 Feb 2002);
  *   <li>schedule_tail() drops the child's initial count with {@code preempt_enable()} after the
  *       tail in 2.4.17-1, inside {@code spin_unlock_irq(&rq->frozen)} in the O(1) patch;
  *   <li>the O(1) patch wraps {@code task_rq_lock}/{@code task_rq_unlock}, {@code resched_task},
@@ -33,11 +34,12 @@ import dev.kernellab.kernel.KernelPatch;
  *       in preempt_disable/enable; scheduler calls are atomic here, so that changes nothing.
  * </ul>
  *
- * <p>Mainline 2.5.5, where the patch had been merged (2.5.4-pre6), is not among the sources
- * this model was checked against: its entry.S and sched.c are not in the stored trees. The
- * 2.5.8 entry.S quoted on LKML tests no IF bit in {@code resume_kernel} either; the
- * {@code irqs_disabled()} test in preempt_schedule() and the IF test of the interrupted
- * context belong to later 2.5/2.6 kernels and are not modelled.
+ * <p>The O(1) combination follows the 2.4.18-O1 patch, not mainline 2.5.5 (where the patch had
+ * been merged at 2.5.4-pre6 and its {@code resume_kernel} path in arch/i386/kernel/entry.S
+ * took over the 2.4 patch's test): the differences of mainline that change a latency, an
+ * {@code irqs_disabled()} test in kernel/sched.c {@code preempt_schedule()} and the IF test of
+ * the interrupted context in {@code resume_kernel}, belong to later 2.5 and 2.6 kernels
+ * (arch/i386/kernel/entry.S of 2.6.0) and are not modelled.
  *
  * <p>What the patch changed and where it lives here:
  *

@@ -92,11 +92,18 @@ public final class Buffer {
   private final Block block;
 
   /** Builds the paths for one kernel. */
-  public Buffer(Locks l, PathParams params, Block block) {
+  public Buffer(Locks l, PathParams params, Block block, PageCache cache) {
     this.params = params;
     this.block = block;
+    // With pages dirty in the PageCache (a workload's writes), a batch writes the oldest 32 at
+    // their place on the disk and cleans them; without, the catalog's default batch.
     KernelPath io =
         block.llRwBlock(Distribution.fixed(NRSYNC), Filemap.FILE_LBA, BATCH_SECTORS, true);
+    KernelPath cacheIo =
+        KernelPath.path("fs/buffer.c", "write_locked_buffers")
+            .diskIo(c -> cache.oldestDirtyLba(), c -> NRSYNC * PageCache.SECTORS_PER_PAGE, true)
+            .effect("end_buffer_io_async(): the batch is clean", c -> cache.writeback(NRSYNC, Long.MAX_VALUE))
+            .build();
     batchIo = io;
     writeSomeBuffers =
         KernelPath.path("fs/buffer.c", "write_some_buffers")
@@ -104,18 +111,24 @@ public final class Buffer {
             .loop(WRITE_SOME_BUFFERS.label(), params.dirtyListSkipped(), bh -> bh.compute(LIST_VISIT_NS))
             .compute(NRSYNC * COLLECT_BH_NS)
             .spinUnlock(l.lruListLock)
-            .call(io)
+            .callIfElse("cached pages dirty", c -> cache.dirtyPages() > 0, cacheIo, io)
             .build();
+    // balance_dirty_state() > 0 (nfract_sync) makes the writer write a batch itself; between
+    // nfract and nfract_sync it only wakes bdflush. The catalog's default throttles every time.
     balanceDirty =
         KernelPath.path("fs/buffer.c", "balance_dirty")
             .wakeUp(bdflushWait)
-            .call(writeSomeBuffers)
+            .callIf("balance_dirty_state() > 0",
+                c -> cache.dirtyPages() == 0 || cache.overHardDirtyLimit(), writeSomeBuffers)
             .build();
     bdflush =
         KernelPath.path("fs/buffer.c", "bdflush")
             .loop("bdflush", Long.MAX_VALUE, b -> b
                 .sleepOn(bdflushWait)
-                .loop(BDFLUSH_BATCH.label(), BDFLUSH_BATCHES, batch -> batch.call(writeSomeBuffers)))
+                .loop(BDFLUSH_BATCH.label(), c -> cache.dirtyPages() > 0
+                        ? batches(cache.dirtyPages() - cache.capacityPages() * (long) PageCache.NFRACT / 100)
+                        : c.sample(BDFLUSH_BATCHES),
+                    batch -> batch.call(writeSomeBuffers)))
             .build();
     kupdate =
         KernelPath.path("fs/buffer.c", "kupdate")
@@ -124,11 +137,16 @@ public final class Buffer {
                 .spinLock(l.kernelFlag)
                 .compute(SYNC_SUPERS_NS)
                 .spinUnlock(l.kernelFlag)
-                .loop(KUPDATE_BATCH.label(), KUPDATE_BATCHES, batch -> batch.call(writeSomeBuffers)))
+                .loop(KUPDATE_BATCH.label(), c -> cache.dirtyPages() > 0
+                        ? batches(cache.dirtyOlderThan(c.now() - PageCache.AGE_BUFFER_NS))
+                        : c.sample(KUPDATE_BATCHES),
+                    batch -> batch.call(writeSomeBuffers)))
             .build();
     sysSync =
         KernelPath.path("fs/buffer.c", "sync_buffers")
-            .loop(SYNC_BUFFERS.label(), SYNC_BATCHES, batch -> batch.call(writeSomeBuffers))
+            .loop(SYNC_BUFFERS.label(), c -> cache.dirtyPages() > 0
+                    ? batches(cache.dirtyPages()) : c.sample(SYNC_BATCHES),
+                batch -> batch.call(writeSomeBuffers))
             .build();
     sysFsync =
         KernelPath.path("fs/buffer.c", "fsync_buffers_list")
@@ -143,6 +161,11 @@ public final class Buffer {
             .loop(INVALIDATE_BDEV.label(), params.deviceBuffers(), bh -> bh.compute(COLLECT_BH_NS))
             .spinUnlock(l.lruListLock)
             .build();
+  }
+
+  /** Batches of NRSYNC that write {@code pages} pages. */
+  private static long batches(long pages) {
+    return pages <= 0 ? 0 : (pages + NRSYNC - 1) / NRSYNC;
   }
 
   /** The rows of this file. */

@@ -59,11 +59,12 @@ public final class Pipe {
         KernelPath.path("fs/pipe.c", "pipe_write: wake the readers before sleeping")
             .wakeUpSync(wait)
             .build();
+    // The test and the update of PIPE_LEN are one step: PIPE_SEM serialises the two ends in
+    // 2.4.17, so no two writers can both see room for one message (nor two readers one message).
     read =
         KernelPath.path("fs/pipe.c", "pipe_read")
             .callIf("PIPE_EMPTY && PIPE_WAITING_WRITERS", c -> messages == 0 && writersWaiting > 0, kickWriters)
-            .waitEvent(wait, () -> messages > 0)
-            .effect("PIPE_LEN -= len", c -> messages--)
+            .waitEvent(wait, this::takeMessage)
             .compute(PIPE_READ_NS)
             .wakeUp(wait)
             .build();
@@ -71,12 +72,27 @@ public final class Pipe {
         KernelPath.path("fs/pipe.c", "pipe_write")
             .callIf("PIPE_FULL", c -> messages >= CAPACITY, kickReaders)
             .effect("PIPE_WAITING_WRITERS++", c -> writersWaiting++)
-            .waitEvent(wait, () -> messages < CAPACITY)
+            .waitEvent(wait, this::putMessage)
             .effect("PIPE_WAITING_WRITERS--", c -> writersWaiting--)
             .compute(PIPE_WRITE_NS)
-            .effect("PIPE_LEN += len", c -> messages++)
             .wakeUp(wait)
             .build();
+  }
+
+  private boolean takeMessage() {
+    if (messages > 0) {
+      messages--;
+      return true;
+    }
+    return false;
+  }
+
+  private boolean putMessage() {
+    if (messages < CAPACITY) {
+      messages++;
+      return true;
+    }
+    return false;
   }
 
   /** Messages in the pipe. */

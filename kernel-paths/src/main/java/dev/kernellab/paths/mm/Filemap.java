@@ -12,6 +12,8 @@ import dev.kernellab.paths.Chance;
 import dev.kernellab.paths.Locks;
 import dev.kernellab.paths.PathParams;
 import dev.kernellab.paths.Quantiles;
+import dev.kernellab.paths.fs.FileIo;
+import dev.kernellab.paths.fs.PageCache;
 import java.util.List;
 
 /**
@@ -37,6 +39,13 @@ public final class Filemap {
    * the low-latency patch breaks. invalidate_list_pages2 also has a vanilla need_resched test,
    * taken with pagecache_lock held, so it is a lock break in vanilla. invalidate_inode_pages
    * holds pagemap_lru_lock and pagecache_lock over the whole clean list: unbroken in vanilla.
+   *
+   * With a FileIo argument (a workload's read, write, truncate or unlink) the loops run over
+   * exactly the pages asked for: each page of a read is looked up in the PageCache and goes to
+   * the disk only if it is not there (a miss brings READ_AHEAD_PAGES more in after it), each
+   * page written is cached and dirty, and balance_dirty acts on the dirty fraction of the cache
+   * (fs/buffer.c bdf_prm nfract 30 %, nfract_sync 60 %). Without one (catalog users who run no
+   * workload) the lengths and the miss and throttle chances come from PathParams.
    *
    * [1] reference 2.3, mm/filemap.c rows. [2] reference 2.3, "Already in vanilla 2.4.17".
    */
@@ -76,8 +85,17 @@ public final class Filemap {
   /** LBA range of file data: the first 50 M sectors of the 60 M-sector disk (assumption). */
   public static final Distribution FILE_LBA = Distribution.uniform(0, 50_000_000);
 
+  /** Names the file, drops its dentry and inode: assumption, 5 us (path walk, ext2 unlink). */
+  public static final long UNLINK_FIXED_NS = 5_000;
+  /** Read-ahead pages brought in after a miss: READ_MISS_SECTORS less the page itself. */
+  public static final int READ_AHEAD_PAGES = READ_MISS_SECTORS / PageCache.SECTORS_PER_PAGE - 1;
+
   /** sys_read of a regular file. */
   public final KernelPath sysRead;
+  /** sys_unlink of a regular file ({@link FileIo} argument: the file). */
+  public final KernelPath sysUnlink;
+  /** sys_truncate to {@link FileIo#offset()} bytes. */
+  public final KernelPath sysTruncate;
   /** sys_write to a regular file (ext2). */
   public final KernelPath sysWrite;
   /** truncate_inode_pages, as unlink or truncate of a cached file run it. */
@@ -99,24 +117,49 @@ public final class Filemap {
    * @param allocWakeup what a page allocation runs when free memory is low (wakes kswapd)
    * @param balanceDirty what a writer runs when it must flush dirty buffers itself
    */
-  public Filemap(Locks l, PathParams params, KernelPath allocWakeup, KernelPath balanceDirty) {
+  public Filemap(
+      Locks l, PathParams params, PageCache cache, KernelPath allocWakeup, KernelPath balanceDirty) {
     this.params = params;
+    Distribution miss = Chance.of(params.pageCacheMissRate());
+    Distribution throttle = Chance.of(params.dirtyBalanceRate());
     sysRead =
         KernelPath.path("mm/filemap.c", "do_generic_file_read")
-            .loop(READ_PAGE.label(), params.readPages(), page -> page
+            .loop(READ_PAGE.label(), c -> pages(c, params.readPages()), page -> page
                 .spinLock(l.pagecacheLock)
                 .compute(FIND_GET_PAGE_NS)
                 .spinUnlock(l.pagecacheLock)
-                .loop("page_cache_read", Chance.of(params.pageCacheMissRate()), miss -> miss
+                .loop("page_cache_read", c -> {
+                  FileIo io = c.syscallArgs(FileIo.class);
+                  if (io == null) {
+                    return c.sample(miss);
+                  }
+                  long p = io.nextPage();
+                  if (cache.read(io.file(), p)) {
+                    return 0;
+                  }
+                  for (int i = 1; i <= READ_AHEAD_PAGES; i++) {
+                    cache.readAhead(io.file(), p + i);
+                  }
+                  return 1;
+                }, m -> m
                     .call(allocWakeup)
-                    .diskIo(FILE_LBA, Distribution.fixed(READ_MISS_SECTORS), false))
+                    .diskIo(c -> {
+                      FileIo io = c.syscallArgs(FileIo.class);
+                      return io == null ? c.sample(FILE_LBA) : io.file().lbaOf(io.lastPage());
+                    }, c -> READ_MISS_SECTORS, false))
                 .compute(COPY_PAGE_NS))
             .build();
     sysWrite =
         KernelPath.path("mm/filemap.c", "generic_file_write")
-            .loop(WRITE_PAGE.label(), params.writePages(), page -> page
+            .loop(WRITE_PAGE.label(), c -> pages(c, params.writePages()), page -> page
                 .spinLock(l.pagecacheLock)
                 .compute(GRAB_CACHE_PAGE_NS)
+                .effect("add_to_page_cache(); SetPageDirty()", c -> {
+                  FileIo io = c.syscallArgs(FileIo.class);
+                  if (io != null) {
+                    cache.write(io.file(), io.nextPage(), c.now());
+                  }
+                })
                 .spinUnlock(l.pagecacheLock)
                 .call(allocWakeup)
                 .spinLock(l.kernelFlag)
@@ -126,19 +169,49 @@ public final class Filemap {
                 .spinLock(l.lruListLock)
                 .compute(COMMIT_WRITE_NS)
                 .spinUnlock(l.lruListLock)
-                .loop("balance_dirty", Chance.of(params.dirtyBalanceRate()), b -> b.call(balanceDirty)))
+                .loop("balance_dirty", c -> {
+                  FileIo io = c.syscallArgs(FileIo.class);
+                  if (io == null) {
+                    return c.sample(throttle);
+                  }
+                  return cache.overSoftDirtyLimit() ? 1 : 0;
+                }, b -> b.call(balanceDirty)))
             .build();
     truncateListPages =
         KernelPath.path("mm/filemap.c", "truncate_list_pages")
-            .loop(TRUNCATE.label(), params.truncatePages(), page -> page
+            .loop(TRUNCATE.label(), c -> {
+              FileIo io = c.syscallArgs(FileIo.class);
+              if (io == null) {
+                return c.sample(params.truncatePages());
+              }
+              long cut = (io.offset() + PageCache.PAGE_SIZE - 1) / PageCache.PAGE_SIZE;
+              io.setBelow(cache.cachedBelow(io.file(), cut));
+              return cache.truncate(io.file(), cut);
+            }, page -> page
                 .spinLock(l.pagecacheLock)
-                .loop(TRUNCATE_SKIP.label(), params.truncateSkipPages(), s -> s.compute(LIST_VISIT_NS))
+                .loop(TRUNCATE_SKIP.label(), c -> {
+                  FileIo io = c.syscallArgs(FileIo.class);
+                  return io == null ? c.sample(params.truncateSkipPages()) : io.below();
+                }, s -> s.compute(LIST_VISIT_NS))
                 .spinUnlock(l.pagecacheLock)
                 .compute(TRUNCATE_PAGE_NS)
                 .condResched())
             .build();
     truncateInodePages =
         KernelPath.path("mm/filemap.c", "truncate_inode_pages").call(truncateListPages).build();
+    sysTruncate =
+        KernelPath.path("mm/memory.c", "vmtruncate").call(truncateInodePages).build();
+    sysUnlink =
+        KernelPath.path("fs/namei.c", "sys_unlink")
+            .compute(UNLINK_FIXED_NS)
+            .call(truncateInodePages)
+            .effect("iput(): the inode and its name go", c -> {
+              FileIo io = c.syscallArgs(FileIo.class);
+              if (io != null) {
+                cache.unlink(io.file());
+              }
+            })
+            .build();
     invalidateInodePages =
         KernelPath.path("mm/filemap.c", "invalidate_inode_pages")
             .spinLock(l.pagemapLruLock)
@@ -159,6 +232,12 @@ public final class Filemap {
             .call(invalidateListPages2)
             .spinUnlock(l.pagecacheLock)
             .build();
+  }
+
+  /** The pages of the call's FileIo, or a draw from {@code dflt} for a call without one. */
+  private static long pages(dev.kernellab.kernel.KernelCpu c, Distribution dflt) {
+    FileIo io = c.syscallArgs(FileIo.class);
+    return io == null ? c.sample(dflt) : io.beginPages();
   }
 
   /** The rows of this file. */

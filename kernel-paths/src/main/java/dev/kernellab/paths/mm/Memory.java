@@ -4,8 +4,11 @@ import static dev.kernellab.paths.Calibration.FORK_FIXED_NS;
 import static dev.kernellab.paths.Calibration.PTE_COPY_NS;
 import static dev.kernellab.paths.Calibration.PTE_TEARDOWN_NS;
 
+import dev.kernellab.kernel.Count;
 import dev.kernellab.kernel.Distribution;
+import dev.kernellab.kernel.KernelCpu;
 import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.Mm;
 import dev.kernellab.kernel.Site;
 import dev.kernellab.paths.CatalogEntry;
 import dev.kernellab.paths.Locks;
@@ -105,28 +108,45 @@ public final class Memory {
             .compute(DO_MUNMAP_FIXED_NS)
             .call(zapPageRange(locks, params.munmapPages()))
             .build();
-    KernelPath zapSmall = zapPageRange(locks, Distribution.fixed(SMALL_VMA_PAGES));
+    // The vma walk: the task's own Mm when it has one with pages (a workload's process), else
+    // the catalog's default process of SMALL_VMAS small vmas and one of processPages.
+    Distribution large = params.processPages();
+    KernelPath zapVma = zapPageRange(locks, c -> vmaPages(c, large));
     exitMmap =
         KernelPath.path("mm/mmap.c", "exit_mmap")
             .spinLock(locks.pageTableLock)
             .compute(DETACH_VMAS_NS)
             .spinUnlock(locks.pageTableLock)
             .compute(EXIT_MMAP_FIXED_NS)
-            .loop("small_vmas", SMALL_VMAS, vma -> vma.call(zapSmall))
-            .call(zapPageRange(locks, params.processPages())) // the large vma
+            .loop("vmas", Memory::vmas, vma -> vma.call(zapVma))
             .compute(FLUSH_TLB_RANGE_NS) // flush_tlb_mm, outside the lock
             .spinLock(locks.pageTableLock)
             .compute(CLEAR_PAGE_TABLES_NS)
             .spinUnlock(locks.pageTableLock)
             .build();
-    KernelPath copySmall = copyPageRange(locks, Distribution.fixed(SMALL_VMA_PAGES));
+    KernelPath copyVma = copyPageRange(locks, c -> vmaPages(c, large));
     dupMmap =
         KernelPath.path("kernel/fork.c", "dup_mmap")
             .compute(FORK_FIXED_NS)
-            .loop("small_vmas", SMALL_VMAS, vma -> vma.call(copySmall))
-            .call(copyPageRange(locks, params.processPages())) // the large vma
+            .loop("vmas", Memory::vmas, vma -> vma.call(copyVma))
             .compute(FLUSH_TLB_RANGE_NS) // flush_tlb_mm(current->mm), outside the lock
             .build();
+  }
+
+  /** Vmas of the running task's address space, or of the catalog's default process. */
+  private static long vmas(KernelCpu c) {
+    Mm mm = c.current().mm();
+    return mm != null && mm.residentPages() > 0 ? mm.vmaCount() : SMALL_VMAS + 1;
+  }
+
+  /** Pages of the vma the walk is at (the loop index of the vma loop). */
+  private static long vmaPages(KernelCpu c, Distribution large) {
+    Mm mm = c.current().mm();
+    int i = (int) c.loopIndex();
+    if (mm != null && mm.residentPages() > 0) {
+      return i < mm.vmaCount() ? mm.vmaPages(i) : 0;
+    }
+    return i < SMALL_VMAS ? SMALL_VMA_PAGES : c.sample(large);
   }
 
   /**
@@ -134,6 +154,10 @@ public final class Memory {
    * TLB flushed (tlb_finish_mmu) before the unlock (vanilla 2.4.17).
    */
   static KernelPath zapPageRange(Locks locks, Distribution pages) {
+    return zapPageRange(locks, c -> c.sample(pages));
+  }
+
+  static KernelPath zapPageRange(Locks locks, Count pages) {
     return KernelPath.path("mm/memory.c", "zap_page_range")
         .spinLock(locks.pageTableLock)
         .loop(ZAP_PTE_RANGE.label(), pages, b -> b.compute(PTE_TEARDOWN_NS))
@@ -143,7 +167,7 @@ public final class Memory {
   }
 
   /** copy_page_range of one vma, the child's page_table_lock held (kernel/fork.c dup_mmap). */
-  static KernelPath copyPageRange(Locks locks, Distribution pages) {
+  static KernelPath copyPageRange(Locks locks, Count pages) {
     return KernelPath.path("mm/memory.c", "copy_page_range")
         .spinLock(locks.pageTableLock)
         .loop(COPY_PTE_RANGE.label(), pages, b -> b.compute(PTE_COPY_NS))

@@ -74,17 +74,26 @@ final class Soak {
       t.setDaemon(true);
       return t;
     });
+    if (cases.isEmpty()) {
+      throw new IllegalArgumentException("the soak has no case to run: check soak.seeds and the axes");
+    }
     List<Future<SoakRunner.Result>> futures = new ArrayList<>();
-    for (SoakCase c : cases) {
+    long[] startedAt = new long[cases.size()]; // wall ns a worker took case i, 0 before
+    for (int i = 0; i < cases.size(); i++) {
+      SoakCase c = cases.get(i);
+      int index = i;
       futures.add(pool.submit(() -> {
-        SoakRunner.Result r = SoakRunner.run(c);
+        synchronized (startedAt) {
+          startedAt[index] = System.nanoTime();
+        }
+        SoakRunner.Result r = SoakRunner.run(c, timeoutPerCaseS);
         print(r, cases.size());
         return r;
       }));
     }
     List<SoakRunner.Result> results = new ArrayList<>();
     for (int i = 0; i < cases.size(); i++) {
-      results.add(await(futures.get(i), cases.get(i), timeoutPerCaseS));
+      results.add(await(futures.get(i), cases.get(i), i, startedAt, timeoutPerCaseS));
     }
     pool.shutdownNow();
     long wall = System.nanoTime() - wall0;
@@ -106,13 +115,29 @@ final class Soak {
     }
   }
 
-  private static SoakRunner.Result await(Future<SoakRunner.Result> f, SoakCase c, long timeoutS) {
+  /**
+   * Waits for case {@code i}. A run checks its own wall time between slices; this is the
+   * backstop for a slice that never ends, counted from when a worker took the case, with a
+   * minute of grace.
+   */
+  private static SoakRunner.Result await(
+      Future<SoakRunner.Result> f, SoakCase c, int i, long[] startedAt, long timeoutS) {
     try {
-      return f.get(timeoutS, TimeUnit.SECONDS);
-    } catch (TimeoutException e) {
-      f.cancel(true);
-      return new SoakRunner.Result(c, "hung: still running after " + timeoutS + " s of wall time",
-          "", timeoutS * 1_000_000_000L, 0);
+      while (true) {
+        try {
+          return f.get(1, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+          long started;
+          synchronized (startedAt) {
+            started = startedAt[i];
+          }
+          if (started != 0 && System.nanoTime() - started > (timeoutS + 60) * 1_000_000_000L) {
+            f.cancel(true);
+            return new SoakRunner.Result(c, "hung: a slice did not end within " + timeoutS
+                + " s of wall time", "", System.nanoTime() - started, 0);
+          }
+        }
+      }
     } catch (ExecutionException e) {
       return new SoakRunner.Result(c, e.getCause().toString(), "", 0, 0);
     } catch (InterruptedException e) {

@@ -26,8 +26,8 @@ final class SoakRunner {
   static final long SLICE_NS = 1_000_000_000L;
 
   /**
-   * How long a task of the workload may go without running before the soak calls it lost: the
-   * loads sleep at most a few ms per pass, so five simulated seconds without a switch is a hang.
+   * How long a task of the workload may go without CPU time before the soak calls it lost or
+   * starved: the loads sleep at most a few ms per pass, so five simulated seconds is a hang.
    */
   static final long STALL_NS = 5 * SLICE_NS;
 
@@ -40,7 +40,7 @@ final class SoakRunner {
     }
   }
 
-  static Result run(SoakCase sc) {
+  static Result run(SoakCase sc, long timeoutS) {
     long wall0 = System.nanoTime();
     Kernel k = null;
     try {
@@ -62,6 +62,13 @@ final class SoakRunner {
       long lastProgress = -1;
       long progressAt = 0;
       for (long t = SLICE_NS; t <= sc.simulatedNs(); t += SLICE_NS) {
+        if (Thread.interrupted()) {
+          return failed(sc, wall0, k, "interrupted", "the soak was stopped");
+        }
+        if (System.nanoTime() - wall0 > timeoutS * 1_000_000_000L) {
+          return failed(sc, wall0, k, "hung: over " + timeoutS + " s of wall time",
+              "simulated time reached only " + k.now() + " ns");
+        }
         k.run(t);
         k.checkInvariants();
         long p = w.progress();
@@ -77,8 +84,8 @@ final class SoakRunner {
           if (task == null) {
             return failed(sc, wall0, k, "task gone", comm + " is no longer alive at t=" + t);
           }
-          long seen = task.runtimeNs() + task.voluntarySwitches() + task.involuntarySwitches();
-          if (!lastSeen.containsKey(comm) || lastSeen.get(comm) != seen || isCurrent(k, task)) {
+          long seen = k.cpuTimeNs(task);
+          if (!lastSeen.containsKey(comm) || lastSeen.get(comm) != seen) {
             lastSeen.put(comm, seen);
             lastRan.put(comm, t);
           } else if (t - lastRan.get(comm) >= STALL_NS) {
@@ -95,15 +102,6 @@ final class SoakRunner {
     } catch (RuntimeException | Error e) {
       return failed(sc, wall0, k, e.toString(), stack(e));
     }
-  }
-
-  private static boolean isCurrent(Kernel k, Task t) {
-    for (int i = 0; i < k.cpuCount(); i++) {
-      if (k.current(i) == t) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static Result failed(SoakCase sc, long wall0, Kernel k, String failure, String detail) {
