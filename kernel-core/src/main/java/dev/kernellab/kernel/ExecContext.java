@@ -120,6 +120,7 @@ final class ExecContext {
     boolean spinning; // the lock operation at pc is spinning
     KernelPath siteHook; // loop bodies: what patches run between iterations, or null
     boolean entered; // the path's first operation has started (for the pathEnter trace)
+    Guard whileCondition; // loop bodies of a while loop: tested before each further iteration
 
     void reset(KernelPath p, boolean u) {
       path = p;
@@ -135,11 +136,13 @@ final class ExecContext {
       spinning = false;
       siteHook = null;
       entered = false;
+      whileCondition = null;
     }
 
     void clear() {
       path = null;
       siteHook = null;
+      whileCondition = null;
     }
 
     /** Moves to the next operation. */

@@ -70,24 +70,33 @@ final class FlowOps {
       this.site = site;
       this.count = count;
       this.dynamicCount = null;
+      this.whileCondition = null;
       this.body = body;
     }
 
     Loop(Site site, Count count, KernelPath body) {
+      this(site, count, null, body);
+    }
+
+    Loop(Site site, Count count, Guard whileCondition, KernelPath body) {
       this.site = site;
       this.count = null;
       this.dynamicCount = count;
+      this.whileCondition = whileCondition;
       this.body = body;
     }
+
+    final Guard whileCondition; // or null: a counted loop; else tested before every iteration
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       long n = count != null ? count.sample(k.random(c, ctx)) : dynamicCount.at(c);
       f.advance();
-      if (n > 0) {
+      if (n > 0 && (whileCondition == null || whileCondition.test(c))) {
         ExecContext.Frame b = k.pushFrame(c, ctx, body, f.user);
         b.iterationsLeft = n - 1;
         b.siteHook = k.siteHook(site);
+        b.whileCondition = whileCondition;
       }
     }
 

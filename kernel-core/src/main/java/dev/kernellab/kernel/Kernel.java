@@ -443,7 +443,8 @@ public final class Kernel implements SchedulerHost {
   }
 
   private void frameFinished(KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-    if (f.iterationsLeft > 0 && f.path.site() != null) {
+    if (f.iterationsLeft > 0 && f.path.site() != null
+        && (f.whileCondition == null || f.whileCondition.test(c))) {
       f.iterationsLeft--;
       f.iteration++;
       f.pc = 0;

@@ -461,6 +461,11 @@ public final class KernelPath {
       return kernelOnly("sys_nanosleep", new TaskOps.SleepTimeout(ns, true));
     }
 
+    /** {@code sys_nanosleep} of a length worked out at the call (a caller's remaining time). */
+    public Builder nanosleep(Count ns) {
+      return kernelOnly("sys_nanosleep", new TaskOps.SleepTimeout(ns, "worked out at the call", true));
+    }
+
     /**
      * Block I/O: submit {@code sectors} sectors at {@code lba} to the IDE disk and sleep in
      * TASK_UNINTERRUPTIBLE until the interrupt handler completes them.
@@ -521,12 +526,33 @@ public final class KernelPath {
       return this;
     }
 
+    /**
+     * Kernel code calling a function with arguments, as a kernel thread does (nfsd calling
+     * the file system): what {@link KernelCpu#syscallArgs(Class)} returns from here until the
+     * task's next system call.
+     */
+    public Builder args(SyscallArgs args) {
+      java.util.Objects.requireNonNull(args, "args");
+      return kernelOnly("args", new FlowOps.Effect("(arguments)", c -> c.current.syscallArgs = args.at(c)));
+    }
+
     /** A loop at site {@code label} of this function, its count worked out on entry. */
     public Builder loop(String label, Count count, Consumer<Builder> body) {
       Site s = new Site(file, function, label);
       Builder b = new Builder(file, function, user, s);
       body.accept(b);
       return add(new FlowOps.Loop(s, count, b.build()));
+    }
+
+    /**
+     * {@code while (condition) body;}: a loop at site {@code label} that tests
+     * {@code condition} before every iteration (a user program's "until the phase is over").
+     */
+    public Builder loopWhile(String label, Guard condition, Consumer<Builder> body) {
+      Site s = new Site(file, function, label);
+      Builder b = new Builder(file, function, user, s);
+      body.accept(b);
+      return add(new FlowOps.Loop(s, c -> Long.MAX_VALUE, condition, b.build()));
     }
 
     /** Runs for a length worked out when the code gets here, described as {@code what}. */

@@ -324,11 +324,17 @@ final class TaskOps {
     /** sys_nanosleep's busy-wait limit for real-time tasks, 2 ms (kernel/timer.c 2.4.17). */
     static final long NANOSLEEP_UDELAY_LIMIT_NS = 2_000_000;
 
-    final Distribution length;
+    final Count length;
+    final String lengthLabel;
     final boolean nanosleep;
 
     SleepTimeout(Distribution length, boolean nanosleep) {
+      this(c -> c.sample(length), length.toString(), nanosleep);
+    }
+
+    SleepTimeout(Count length, String lengthLabel, boolean nanosleep) {
       this.length = length;
+      this.lengthLabel = lengthLabel;
       this.nanosleep = nanosleep;
     }
 
@@ -336,7 +342,7 @@ final class TaskOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       Task t = c.current;
       if (f.phase == 0) {
-        long ns = length.sample(k.random(c, ctx));
+        long ns = Math.max(0, length.at(c));
         if (nanosleep && ns <= NANOSLEEP_UDELAY_LIMIT_NS && t.policy().isRealTime()) {
           k.compute(c, f, ns, true);
           return;
@@ -356,7 +362,7 @@ final class TaskOps {
 
     @Override
     String describe() {
-      return (nanosleep ? "sys_nanosleep: " : "") + "schedule_timeout(" + length + ")";
+      return (nanosleep ? "sys_nanosleep: " : "") + "schedule_timeout(" + lengthLabel + ")";
     }
   }
 

@@ -93,7 +93,7 @@ public final class Kernel24Paths {
     inode = new Inode(locks, params);
     vmscan = new Vmscan(locks, params, dcache.pruneDcache, inode.pruneIcache);
     swapfile = new Swapfile(locks);
-    memory = new Memory(locks, params);
+    memory = new Memory(locks, params, vmscan.allocWakeup);
     filemap = new Filemap(locks, params, pageCache, vmscan.allocWakeup, buffer.balanceDirty);
     proc = new Proc(params, swapfile.siSwapinfo);
     superBlock = new Super(dcache, inode, buffer, filemap.invalidateInodePages);

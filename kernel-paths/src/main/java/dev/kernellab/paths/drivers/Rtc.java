@@ -44,6 +44,9 @@ public final class Rtc {
   public final WaitQueue rtcWait = new WaitQueue("rtc_wait");
   private long rtcIrqData; // periods since the last read, in units of 0x100
   private long interrupts;
+  private long pendingSinceNs = -1; // assertion of the first interrupt not yet read, -1: none
+  private long lastReadAssertNs = -1; // what the last read consumed
+  private long lastReadPeriods;
 
   /** The interrupt handler. */
   public final KernelPath rtcInterrupt;
@@ -58,6 +61,9 @@ public final class Rtc {
             .compute(CMOS_READ_NS)
             .effect("rtc_irq_data += 0x100; CMOS_READ(RTC_INTR_FLAGS)", c -> {
               c.machine().rtc().readRegisterC();
+              if (rtcIrqData == 0) {
+                pendingSinceNs = c.machine().ioApic().lastAssertNs(IRQ);
+              }
               rtcIrqData++;
               interrupts++;
             })
@@ -68,7 +74,12 @@ public final class Rtc {
         KernelPath.path("drivers/char/rtc.c", "rtc_read")
             .waitEvent(rtcWait, () -> rtcIrqData != 0)
             .spinLockIrq(l.rtcLock)
-            .effect("data = rtc_irq_data; rtc_irq_data = 0", c -> rtcIrqData = 0)
+            .effect("data = rtc_irq_data; rtc_irq_data = 0", c -> {
+              lastReadAssertNs = pendingSinceNs;
+              lastReadPeriods = rtcIrqData;
+              pendingSinceNs = -1;
+              rtcIrqData = 0;
+            })
             .spinUnlockIrq(l.rtcLock)
             .compute(READ_TAIL_NS)
             .build();
@@ -77,6 +88,20 @@ public final class Rtc {
   /** {@code request_irq(RTC_IRQ, rtc_interrupt, SA_INTERRUPT, "rtc", NULL)}. */
   public void install(KernelBuilder b) {
     b.requestIrq(IRQ, "rtc", rtcInterrupt, true);
+  }
+
+  /**
+   * When the interrupt that the last read consumed first was asserted: the start of the latency
+   * Morton's rtc-debug measures (-1 before any read). A read that consumed several periods
+   * counts from the first.
+   */
+  public long lastReadAssertNs() {
+    return lastReadAssertNs;
+  }
+
+  /** Periods the last read consumed (rtc_irq_data >> 8): more than 1 means periods merged. */
+  public long lastReadPeriods() {
+    return lastReadPeriods;
   }
 
   /** Interrupts handled so far. */

@@ -129,6 +129,16 @@ public final class PageCache {
     return f;
   }
 
+  /**
+   * The file {@code f} made again, empty, after an unlink: a new inode in the same place on the
+   * disk, so that a workload that creates and unlinks files for ever keeps a bounded set.
+   */
+  public VfsFile recreate(VfsFile f) {
+    truncate(f, 0);
+    f.recreate();
+    return f;
+  }
+
   /** Every file created, in creation order. */
   public List<VfsFile> files() {
     return Collections.unmodifiableList(files);

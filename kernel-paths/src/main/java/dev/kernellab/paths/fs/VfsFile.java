@@ -80,6 +80,11 @@ public final class VfsFile {
     sizePages = 0;
   }
 
+  void recreate() {
+    unlinked = false;
+    sizePages = 0;
+  }
+
   int id() {
     return id;
   }

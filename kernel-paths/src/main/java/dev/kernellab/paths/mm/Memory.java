@@ -22,7 +22,7 @@ import java.util.List;
  * (2.4.17): tearing down and copying page tables with {@code mm->page_table_lock} held.
  *
  * <pre>{@code
- * Memory mm = new Memory(locks, PathParams.defaults());
+ * Memory mm = new Memory(locks, PathParams.defaults(), vmscan.allocWakeup);
  * KernelPath munmap = mm.sysMunmap;   // a system call body
  * }</pre>
  */
@@ -91,8 +91,15 @@ public final class Memory {
   /** clear_page_tables of a process under page_table_lock: assumption, 5 us. */
   public static final long CLEAR_PAGE_TABLES_NS = 5_000;
 
-  /** munmap of a small region. */
+  /** do_mmap_pgoff of an anonymous mapping: vma set-up, assumption 2 us (10 DRAM misses). */
+  public static final long DO_MMAP_NS = 2_000;
+
+  /** munmap of the task's newest mapping (or, without a workload's Mm, a drawn region). */
   public final KernelPath sysMunmap;
+  /** mmap(2) of an anonymous region: a new, empty vma in the task's Mm. */
+  public final KernelPath sysMmap;
+  /** A page fault on anonymous memory: a page allocated and mapped in the newest vma. */
+  public final KernelPath anonymousFault;
   /** exit_mmap of a whole process. */
   public final KernelPath exitMmap;
   /** dup_mmap's copy of the parent's page tables at fork. */
@@ -101,12 +108,44 @@ public final class Memory {
   private final PathParams params;
 
   /** Builds the paths for one kernel. */
-  public Memory(Locks locks, PathParams params) {
+  public Memory(Locks locks, PathParams params, KernelPath allocWakeup) {
     this.params = params;
+    // munmap of the task's most recent mapping when its Mm has one (a workload's process),
+    // else of a drawn size.
     sysMunmap =
         KernelPath.path("mm/mmap.c", "do_munmap")
             .compute(DO_MUNMAP_FIXED_NS)
-            .call(zapPageRange(locks, params.munmapPages()))
+            .call(zapPageRange(locks, c -> {
+              Mm mm = c.current().mm();
+              return mm != null && mm.vmaCount() > 0
+                  ? mm.munmap(mm.vmaCount() - 1) : c.sample(params.munmapPages());
+            }))
+            .build();
+    sysMmap =
+        KernelPath.path("mm/mmap.c", "do_mmap_pgoff")
+            .compute(DO_MMAP_NS)
+            .effect("insert_vm_struct(): a new vma, nothing resident", c -> {
+              Mm mm = c.current().mm();
+              if (mm != null) {
+                mm.mmap(0);
+              }
+            })
+            .build();
+    anonymousFault =
+        KernelPath.path("mm/memory.c", "do_anonymous_page")
+            .call(allocWakeup)
+            .compute(dev.kernellab.paths.Calibration.PAGE_FAULT_NS)
+            .spinLock(locks.pageTableLock)
+            .effect("set_pte(): one more page resident in the newest vma", c -> {
+              Mm mm = c.current().mm();
+              if (mm != null) {
+                if (mm.vmaCount() == 0) {
+                  mm.mmap(0);
+                }
+                mm.fault(mm.vmaCount() - 1, 1);
+              }
+            })
+            .spinUnlock(locks.pageTableLock)
             .build();
     // The vma walk: the task's own Mm when it has one with pages (a workload's process), else
     // the catalog's default process of SMALL_VMAS small vmas and one of processPages.

@@ -40,9 +40,8 @@ public final class Net {
    * the receiving socket. The receiver copies the data out in memcpy_toiovec, where the
    * low-latency patch copies page by page with a reschedule point in between.
    *
-   * Loop counts are drawn, not read from the backlog (kernel-core's loops take a distribution),
-   * so the run length of net_rx_action is NET_RX_RUN, and the effect at its end delivers every
-   * segment sent so far.
+   * net_rx_action's run is the backlog: every segment sent and not yet delivered, up to
+   * netdev_max_backlog; the effect at its end delivers them all.
    */
 
   /** net_rx_action's loop over the backlog; no patch bounds it. */
@@ -56,10 +55,14 @@ public final class Net {
   public static final long XMIT_NS = 6_000;
   /** ip_rcv + tcp_v4_rcv + queueing of one segment (checksum skipped on lo): assumption, 8 us. */
   public static final long RX_PACKET_NS = 8_000;
+  /** netdev_max_backlog of net/core/dev.c, 2.4.17. */
+  public static final long NETDEV_MAX_BACKLOG = 300;
+
   /**
-   * Packets per net_rx_action run. On loopback each transmit raises its own softirq, so one;
-   * a NIC that interrupts while the CPU was busy queues more, up to netdev_max_backlog = 300
-   * (2.4.17 default), the tail. Weights are assumptions.
+   * Packets per net_rx_action run when no segment of this catalog's connections is waiting
+   * (see {@link #backlog}): as if a NIC had queued them. Usually one; a NIC that interrupts
+   * while the CPU was busy queues more, up to netdev_max_backlog, the tail. Weights are
+   * assumptions.
    */
   public static final Distribution NET_RX_RUN =
       Distribution.empirical(new long[] {1, 16, 300}, new double[] {0.95, 0.049, 0.001});
@@ -73,7 +76,7 @@ public final class Net {
   public Net() {
     netRxAction =
         KernelPath.path("net/core/dev.c", "net_rx_action")
-            .loop(NET_RX_ACTION.label(), NET_RX_RUN, p -> p.compute(RX_PACKET_NS))
+            .loop(NET_RX_ACTION.label(), this::backlog, p -> p.compute(RX_PACKET_NS))
             .effect("tcp_v4_rcv(): queue on sk_receive_queue, sk->data_ready()", c -> {
               for (Connection conn : connections) {
                 if (conn.inFlight > 0) {
@@ -84,6 +87,19 @@ public final class Net {
               }
             })
             .build();
+  }
+
+  /**
+   * Packets on the backlog when net_rx_action starts: the segments sent and not yet received,
+   * at most netdev_max_backlog; with none (the catalog's own runs raise NET_RX without
+   * traffic) a draw from NET_RX_RUN.
+   */
+  private long backlog(dev.kernellab.kernel.KernelCpu c) {
+    long n = 0;
+    for (Connection conn : connections) {
+      n += conn.inFlight;
+    }
+    return n > 0 ? Math.min(n, NETDEV_MAX_BACKLOG) : c.sample(NET_RX_RUN);
   }
 
   /** {@code open_softirq(NET_RX_SOFTIRQ, net_rx_action, NULL)}. */

@@ -5,6 +5,8 @@ import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.paths.MixedLoadRig;
+import dev.kernellab.workloads.Workload;
+import dev.kernellab.workloads.Workloads;
 import java.util.List;
 
 /**
@@ -35,9 +37,12 @@ interface SoakWorkload {
     List<String> mustRun();
   }
 
-  /** Every workload the soak knows, in a fixed order. */
+  /** Every workload the soak knows, in a fixed order: the catalog's mixed load, then the registry's. */
   static List<SoakWorkload> all() {
-    return List.of(new Mixed());
+    List<SoakWorkload> out = new java.util.ArrayList<>();
+    out.add(new Mixed());
+    Workloads.names().forEach(n -> out.add(new Named(n)));
+    return out;
   }
 
   /** The workload called {@code name}. */
@@ -48,6 +53,30 @@ interface SoakWorkload {
       }
     }
     throw new IllegalArgumentException("no soak workload '" + name + "'");
+  }
+
+  /** A workload of the {@link Workloads} registry. */
+  record Named(String name) implements SoakWorkload {
+    @Override
+    public Instance install(Kernel24Paths paths, KernelBuilder b, int cpus) {
+      Workload.Run run = Workloads.create(name).install(paths, b);
+      return new Instance() {
+        @Override
+        public void start(Kernel k) {
+          run.start(k);
+        }
+
+        @Override
+        public long progress() {
+          return run.progress();
+        }
+
+        @Override
+        public List<String> mustRun() {
+          return run.mustRun();
+        }
+      };
+    }
   }
 
   /**

@@ -1,0 +1,152 @@
+package dev.kernellab.workloads;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The latency samples of one probe: an HdrHistogram of fixed memory (1 us resolution from 1 us
+ * to 100 s, three significant digits), the exact count, sum, minimum and maximum, the number
+ * that met the probe's deadline, and the identity (time, CPU) of the worst few so that a lab
+ * can go back and explain them. Recording allocates nothing, however long the run.
+ */
+public final class LatencyRecorder {
+
+  /** How many of the worst samples keep their identity. */
+  public static final int WORST_KEPT = 16;
+
+  private final Histogram histogram = new Histogram(1_000, 100_000_000_000L, 3);
+  private final long deadlineNs;
+  private long count;
+  private long sumNs;
+  private long minNs = Long.MAX_VALUE;
+  private long maxNs;
+  private long onTime;
+  // The worst samples: a min-heap on latency of at most WORST_KEPT entries.
+  private final long[] worstNs = new long[WORST_KEPT];
+  private final long[] worstAt = new long[WORST_KEPT];
+  private final int[] worstCpu = new int[WORST_KEPT];
+  private int worstSize;
+
+  /** A recorder whose samples are on time when at most {@code deadlineNs}. */
+  public LatencyRecorder(long deadlineNs) {
+    this.deadlineNs = deadlineNs;
+  }
+
+  /** Records a latency of {@code latencyNs} seen at {@code atNs} on {@code cpu}. */
+  public void record(long latencyNs, long atNs, int cpu) {
+    long ns = Math.max(0, latencyNs);
+    histogram.recordValue(Math.min(ns, histogram.getHighestTrackableValue()));
+    count++;
+    sumNs += ns;
+    minNs = Math.min(minNs, ns);
+    maxNs = Math.max(maxNs, ns);
+    if (ns <= deadlineNs) {
+      onTime++;
+    }
+    keepIfWorst(ns, atNs, cpu);
+  }
+
+  private void keepIfWorst(long ns, long at, int cpu) {
+    if (worstSize < WORST_KEPT) {
+      int i = worstSize++;
+      worstNs[i] = ns;
+      worstAt[i] = at;
+      worstCpu[i] = cpu;
+      siftUp(i);
+    } else if (ns > worstNs[0]) {
+      worstNs[0] = ns;
+      worstAt[0] = at;
+      worstCpu[0] = cpu;
+      siftDown(0);
+    }
+  }
+
+  private void siftUp(int i) {
+    while (i > 0) {
+      int p = (i - 1) / 2;
+      if (worstNs[p] <= worstNs[i]) {
+        return;
+      }
+      swap(i, p);
+      i = p;
+    }
+  }
+
+  private void siftDown(int i) {
+    while (true) {
+      int l = 2 * i + 1;
+      int r = l + 1;
+      int m = i;
+      if (l < worstSize && worstNs[l] < worstNs[m]) {
+        m = l;
+      }
+      if (r < worstSize && worstNs[r] < worstNs[m]) {
+        m = r;
+      }
+      if (m == i) {
+        return;
+      }
+      swap(i, m);
+      i = m;
+    }
+  }
+
+  private void swap(int a, int b) {
+    long n = worstNs[a];
+    worstNs[a] = worstNs[b];
+    worstNs[b] = n;
+    long t = worstAt[a];
+    worstAt[a] = worstAt[b];
+    worstAt[b] = t;
+    int c = worstCpu[a];
+    worstCpu[a] = worstCpu[b];
+    worstCpu[b] = c;
+  }
+
+  /** Samples so far. */
+  public long count() {
+    return count;
+  }
+
+  /** The deadline a sample must meet to count as on time. */
+  public long deadlineNs() {
+    return deadlineNs;
+  }
+
+  /** The figures so far. */
+  public LatencySummary summary() {
+    if (count == 0) {
+      return LatencySummary.EMPTY.withDeadline(deadlineNs);
+    }
+    return new LatencySummary(
+        count, minNs, sumNs / count,
+        histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99),
+        histogram.getValueAtPercentile(99.9), maxNs, 100.0 * onTime / count, deadlineNs);
+  }
+
+  /** The worst samples kept, worst first. */
+  public List<Sample> worst() {
+    List<Sample> out = new ArrayList<>(worstSize);
+    for (int i = 0; i < worstSize; i++) {
+      out.add(new Sample(worstNs[i], worstAt[i], worstCpu[i]));
+    }
+    out.sort((a, b) -> a.latencyNs() != b.latencyNs()
+        ? Long.compare(b.latencyNs(), a.latencyNs()) : Long.compare(a.atNs(), b.atNs()));
+    return out;
+  }
+
+  /** Counts per 1 us bucket from 0 to {@code buckets} - 1 us, and the overflow last. */
+  public long[] microsecondBuckets(int buckets) {
+    long[] out = new long[buckets + 1];
+    for (var v : histogram.recordedValues()) {
+      long us = v.getValueIteratedTo() / 1_000;
+      long n = v.getCountAtValueIteratedTo();
+      out[(int) Math.min(us, buckets)] += n;
+    }
+    return out;
+  }
+
+  /** One latency sample with its identity. */
+  public record Sample(long latencyNs, long atNs, int cpu) {}
+}

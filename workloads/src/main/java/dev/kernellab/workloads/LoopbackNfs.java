@@ -1,0 +1,149 @@
+package dev.kernellab.workloads;
+
+import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.TaskSpec;
+import dev.kernellab.paths.Kernel24Paths;
+import dev.kernellab.paths.fs.FileIo;
+import dev.kernellab.paths.fs.PageCache;
+import dev.kernellab.paths.fs.VfsFile;
+import dev.kernellab.paths.net.Net;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An NFS mount of the machine's own file system over loopback, as stress-kernel's NFS-COMPILE
+ * ran its kernel builds: the client's {@code read}/{@code write} become RPCs of at most
+ * rsize/wsize bytes sent over lo to the nfsd kernel threads, which do the file operation
+ * through the page cache (fs/nfsd/vfs.c {@code nfsd_read}/{@code nfsd_write} calling the file's
+ * read and write), and reply.
+ *
+ * <p>Models fs/nfs/read.c and write.c (the client's synchronous RPCs), net/sunrpc (the
+ * transport: one loopback segment each way, through the catalog's loopback paths and NET_RX
+ * softirq), and fs/nfsd (the server threads), 2.4.17. Simplifications said out loud: the
+ * client caches nothing (every read goes to the server: the kernel tree's files are opened
+ * fresh by each compile, and 2.4's attribute cache revalidates them), the transport is the
+ * catalog's TCP loopback path standing for UDP, and replies are matched to callers by a queue
+ * of caller numbers instead of XIDs.
+ */
+final class LoopbackNfs {
+
+  /** RPCNFSDCOUNT of Red Hat's nfs init script: 8 nfsd threads. */
+  static final int NFSD_THREADS = 8;
+  /** rsize and wsize of a 2.4 NFS-over-UDP mount: 8 KiB (the common mount option of 2002). */
+  static final long RSIZE = 8_192;
+  /** XDR encoding and the RPC header on either side: assumption, 15 us. */
+  static final long RPC_MARSHAL_NS = 15_000;
+
+  private final Kernel24Paths paths;
+  private final Net.Connection requests;
+  private final List<Net.Connection> replies = new ArrayList<>();
+  private final FileIo[] serverIo; // per caller: the chunk the nfsd serves next
+  private final long[] end; // per caller: one past the last byte of the call
+  private final boolean[] writing; // per caller: the call is a write
+  private final int[] queue; // callers of requests sent and not yet taken by an nfsd
+  private int queueHead;
+  private int queueSize;
+  private long rpcs;
+
+  LoopbackNfs(Kernel24Paths paths, int callers) {
+    this.paths = paths;
+    this.requests = paths.net().newConnection("nfs requests");
+    this.queue = new int[callers];
+    this.serverIo = new FileIo[callers];
+    this.end = new long[callers];
+    this.writing = new boolean[callers];
+    for (int i = 0; i < callers; i++) {
+      replies.add(paths.net().newConnection("nfs reply " + i));
+      serverIo[i] = new FileIo();
+    }
+  }
+
+  /** The nfsd kernel threads. */
+  List<TaskSpec> daemons() {
+    List<TaskSpec> out = new ArrayList<>();
+    for (int i = 0; i < NFSD_THREADS; i++) {
+      out.add(TaskSpec.kernelThread("nfsd" + i, nfsd()));
+    }
+    return out;
+  }
+
+  /** One nfsd thread: take a request, do its file operation, send the reply. */
+  private KernelPath nfsd() {
+    int[] serving = {-1}; // this thread's caller of the moment
+    KernelPath.Builder serve = KernelPath.path("fs/nfsd/nfssvc.c", "nfsd_dispatch");
+    for (int i = 0; i < replies.size(); i++) {
+      int caller = i;
+      KernelPath op =
+          KernelPath.path("fs/nfsd/vfs.c", "nfsd_read_or_write")
+              .args(c -> serverIo[caller])
+              .callIfElse("the call is a write", c -> writing[caller],
+                  paths.filemap().sysWrite, paths.filemap().sysRead)
+              .compute(RPC_MARSHAL_NS)
+              .call(replies.get(caller).send)
+              .build();
+      serve.callIf("caller " + i, c -> serving[0] == caller, op);
+    }
+    KernelPath dispatch = serve.build();
+    return KernelPath.path("fs/nfsd/nfssvc.c", "nfsd")
+        .loop("svc_recv", Long.MAX_VALUE, l -> l
+            .call(requests.recv)
+            .compute(RPC_MARSHAL_NS)
+            .effect("svc_process(): the caller of the oldest request", c -> serving[0] = take())
+            .call(dispatch))
+        .build();
+  }
+
+  private int take() {
+    int caller = queue[queueHead];
+    queueHead = (queueHead + 1) % queue.length;
+    queueSize--;
+    rpcs++;
+    return caller;
+  }
+
+  /**
+   * The client's system call for {@code caller}: the FileIo's bytes in rsize RPCs, each
+   * queued, sent, served by an nfsd, and waited for.
+   */
+  KernelPath call(int caller, boolean write) {
+    KernelPath one =
+        KernelPath.path(write ? "fs/nfs/write.c" : "fs/nfs/read.c",
+                write ? "nfs_writepage_sync" : "nfs_readpage_sync")
+            .compute(RPC_MARSHAL_NS)
+            .effect("rpc_call_sync(): queue the request", c -> {
+              writing[caller] = write;
+              queue[(queueHead + queueSize) % queue.length] = caller;
+              queueSize++;
+            })
+            .call(requests.send)
+            .call(replies.get(caller).recv)
+            .build();
+    return KernelPath.path("fs/nfs/file.c", write ? "nfs_file_write" : "nfs_file_read")
+        .loop("rpc", c -> {
+          FileIo io = c.syscallArgs(FileIo.class);
+          if (io == null || io.bytes() == 0) {
+            return 0;
+          }
+          end[caller] = io.offset() + io.bytes();
+          serverIo[caller].on(io.file(), io.offset(), Math.min(io.bytes(), RSIZE));
+          return (io.bytes() + RSIZE - 1) / RSIZE;
+        }, rpc -> rpc
+            .call(one)
+            .effect("the next rsize chunk", c -> {
+              FileIo s = serverIo[caller];
+              long from = s.offset() + s.bytes();
+              s.on(s.file(), from, Math.max(0, Math.min(RSIZE, end[caller] - from)));
+            }))
+        .build();
+  }
+
+  /** A file on the exported file system. */
+  VfsFile create(String name, long bytes) {
+    return paths.pageCache().create(name, (bytes + PageCache.PAGE_SIZE - 1) / PageCache.PAGE_SIZE);
+  }
+
+  /** RPCs served. */
+  long rpcs() {
+    return rpcs;
+  }
+}
