@@ -47,6 +47,11 @@ final class Interrupts {
   void returnFromInterrupt(KernelCpu c) {
     c.contextDepth--;
     c.cpu.sti(); // iret: the interrupted context had IF set, or the interrupt would not be here
+    if (k.tracer != null) {
+      // The hardirq context is dropped whole at iret: its path ends here, and what the
+      // interrupt interrupted runs again.
+      k.tracer.pathExit(k.now(), c.id, k.interruptPath);
+    }
     if (c.contextDepth > 0) {
       return;
     }

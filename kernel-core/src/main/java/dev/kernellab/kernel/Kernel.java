@@ -456,10 +456,12 @@ public final class Kernel implements SchedulerHost {
       }
       return;
     }
-    if (tracer != null && f.entered) {
-      tracer.pathExit(now(), c.id, f.path);
-    }
+    KernelPath exited = f.path;
+    boolean traced = tracer != null && f.entered;
     ctx.pop();
+    if (traced) {
+      tracer.pathExit(now(), c.id, exited); // after the pop: the caller runs from here on
+    }
   }
 
   private void contextFinished(KernelCpu c, ExecContext ctx) {

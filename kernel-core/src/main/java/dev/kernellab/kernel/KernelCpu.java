@@ -133,6 +133,52 @@ public final class KernelCpu {
     return d.sample(kernel.random(this, top()));
   }
 
+  // ---- what is running here, for tracers that explain a latency (no allocation) ----
+
+  /** The path the innermost context runs now (a loop body's path has the loop's site). */
+  public KernelPath runningPath() {
+    return top().currentPath();
+  }
+
+  /**
+   * The innermost frame of the current task's own context that is kernel code with a name
+   * worth reporting: the deepest frame that is neither user code nor the kernel's own entry
+   * and exit glue; null if the task is in user mode.
+   */
+  public KernelPath taskKernelPath() {
+    ExecContext ctx = current.context;
+    for (int i = ctx.depth - 1; i >= 0; i--) {
+      ExecContext.Frame f = ctx.frame(i);
+      if (!f.user && f.path != null) {
+        return f.path;
+      }
+    }
+    return null;
+  }
+
+  /** True if the current task runs user code now (no kernel frame on top of its context). */
+  public boolean inUserMode() {
+    return contextDepth == 0 && current.context.inUserMode();
+  }
+
+  /** Hardirq and softirq contexts stacked above the task now. */
+  public int interruptDepth() {
+    return contextDepth;
+  }
+
+  /** Spinlocks this CPU holds now. */
+  public int heldLockCount() {
+    return heldCount;
+  }
+
+  /** The {@code i}-th lock this CPU holds, in the order taken (0 = outermost). */
+  public SpinLock heldLock(int i) {
+    if (i < 0 || i >= heldCount) {
+      throw new IndexOutOfBoundsException("cpu" + id + " holds " + heldCount + " locks, not " + (i + 1));
+    }
+    return held[i];
+  }
+
   /** {@code raise_softirq(s)} on this CPU. */
   public void raiseSoftirq(Softirq s) {
     softirqPending |= s.bit();

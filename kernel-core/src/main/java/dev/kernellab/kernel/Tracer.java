@@ -11,6 +11,13 @@ package dev.kernellab.kernel;
  */
 public interface Tracer {
 
+  /** One tracer that feeds every event to {@code first}, then to {@code second}. */
+  static Tracer both(Tracer first, Tracer second) {
+    java.util.Objects.requireNonNull(first, "first");
+    java.util.Objects.requireNonNull(second, "second");
+    return TracerPair.of(first, second);
+  }
+
   /** sched_switch: {@code prev} stopped and {@code next} started on {@code cpu}. */
   default void schedSwitch(long now, int cpu, Task prev, Task next) {}
 
@@ -58,6 +65,6 @@ public interface Tracer {
   /** {@code path} starts running in a frame on {@code cpu}. */
   default void pathEnter(long now, int cpu, KernelPath path) {}
 
-  /** {@code path} finished on {@code cpu}. */
+  /** {@code path} finished on {@code cpu}; its caller (or nothing) runs from here on. */
   default void pathExit(long now, int cpu, KernelPath path) {}
 }

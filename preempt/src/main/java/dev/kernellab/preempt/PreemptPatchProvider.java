@@ -13,7 +13,7 @@ public final class PreemptPatchProvider implements KernelPatchProvider {
 
   @Override
   public String description() {
-    return "Robert Love's preempt-kernel patch (CONFIG_PREEMPT, 2.4.18 / 2.5.2-pre11)";
+    return "Robert Love's preempt-kernel patch (CONFIG_PREEMPT: 2.4.17-1, and the O(1) 2.4.18-2)";
   }
 
   @Override

@@ -28,6 +28,7 @@ public final class Cyclictest {
 
   private final List<KernelPath> programs = new ArrayList<>();
   private final LatencyRecorder latency;
+  private SampleListener listener = (p, a, b, c) -> {};
   private final long intervalNs;
 
   /** {@code threads} threads at {@code intervalNs}. */
@@ -50,6 +51,7 @@ public final class Cyclictest {
                       .build())
                   .probe((c, t, now) -> {
                     latency.record(now - next[0], now, c.id());
+                    listener.sample(t, next[0], now, c.id());
                     next[0] += interval;
                     while (next[0] <= now) {
                       next[0] += interval; // an overrun: cyclictest skips the missed periods
@@ -66,6 +68,11 @@ public final class Cyclictest {
       out.add(TaskSpec.user("cyclictest" + i, programs.get(i)).fifo(Math.max(1, PRIORITY - i)));
     }
     return out;
+  }
+
+  /** Tells {@code l} of every sample. */
+  public void listen(SampleListener l) {
+    listener = l;
   }
 
   /** Samples so far. */

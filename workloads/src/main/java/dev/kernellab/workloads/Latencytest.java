@@ -53,6 +53,7 @@ final class Latencytest {
   private final long periodNs = 1_000_000_000L / HZ;
   private final Rtc rtc;
   private final LatencyRecorder all = new LatencyRecorder(ON_TIME_NS);
+  private SampleListener listener = (p, a, b, c) -> {};
   private final LatencyRecorder[] byPhase = new LatencyRecorder[PHASES.size()];
   private final long[] overruns = new long[PHASES.size()];
   private final List<TaskSpec> tasks = new ArrayList<>();
@@ -81,6 +82,7 @@ final class Latencytest {
             .probe((c, t, now) -> {
               long lat = now - rtc.lastReadAssertNs();
               all.record(lat, now, c.id());
+              listener.sample(t, rtc.lastReadAssertNs(), now, c.id());
               if (phase >= 0 && phase < byPhase.length) {
                 byPhase[phase].record(lat, now, c.id());
                 if (lat > FRAGMENTS * periodNs) {
@@ -136,6 +138,10 @@ final class Latencytest {
     copy = pc.create("stress.copy", 0);
     k.machine().rtc().setPeriodicRate(HZ);
     k.machine().rtc().setPeriodicInterrupt(true);
+  }
+
+  void listen(SampleListener l) {
+    listener = l;
   }
 
   List<TaskSpec> tasks() {

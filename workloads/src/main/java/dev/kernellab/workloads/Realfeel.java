@@ -35,6 +35,7 @@ public final class Realfeel {
   private final int hz;
   private final long periodNs;
   private final LatencyRecorder latency;
+  private SampleListener listener = (p, a, b, c) -> {};
   private final LatencyRecorder periodError;
   private final RealfeelHistogram bins = new RealfeelHistogram();
   private long lastWakeNs = -1;
@@ -58,6 +59,7 @@ public final class Realfeel {
                 .syscall(rtc.read)
                 .probe((c, t, now) -> {
                   latency.record(now - rtc.lastReadAssertNs(), now, c.id());
+                  listener.sample(t, rtc.lastReadAssertNs(), now, c.id());
                   if (lastWakeNs >= 0) {
                     long error = Math.max(0, (now - lastWakeNs) - periodNs);
                     periodError.record(error, now, c.id());
@@ -77,6 +79,11 @@ public final class Realfeel {
   public void start(Kernel k) {
     k.machine().rtc().setPeriodicRate(hz);
     k.machine().rtc().setPeriodicInterrupt(true);
+  }
+
+  /** Tells {@code l} of every sample. */
+  public void listen(SampleListener l) {
+    listener = l;
   }
 
   /** Samples so far. */

@@ -86,6 +86,16 @@ final class StandardWorkloads {
         public List<String> mustRun() {
           return must;
         }
+
+        @Override
+        public void listen(SampleListener l) {
+          rf.listen(l);
+        }
+
+        @Override
+        public int probeIrq() {
+          return dev.kernellab.hw.Rtc.IRQ;
+        }
       };
     });
   }
@@ -115,6 +125,16 @@ final class StandardWorkloads {
         @Override
         public List<String> mustRun() {
           return List.of("latencytest", "do_tests");
+        }
+
+        @Override
+        public void listen(SampleListener l) {
+          lt.listen(l);
+        }
+
+        @Override
+        public int probeIrq() {
+          return dev.kernellab.hw.Rtc.IRQ;
         }
       };
     });
@@ -153,6 +173,16 @@ final class StandardWorkloads {
         public List<String> mustRun() {
           return must;
         }
+
+        @Override
+        public void listen(SampleListener l) {
+          rf.listen(l);
+        }
+
+        @Override
+        public int probeIrq() {
+          return dev.kernellab.hw.Rtc.IRQ;
+        }
       };
     });
   }
@@ -188,6 +218,16 @@ final class StandardWorkloads {
         public List<String> mustRun() {
           return must;
         }
+
+        @Override
+        public void listen(SampleListener l) {
+          rf.listen(l);
+        }
+
+        @Override
+        public int probeIrq() {
+          return dev.kernellab.hw.Rtc.IRQ;
+        }
       };
     });
   }
@@ -215,6 +255,16 @@ final class StandardWorkloads {
         @Override
         public List<String> mustRun() {
           return List.of("realfeel");
+        }
+
+        @Override
+        public void listen(SampleListener l) {
+          rf.listen(l);
+        }
+
+        @Override
+        public int probeIrq() {
+          return dev.kernellab.hw.Rtc.IRQ;
         }
       };
     });
@@ -250,6 +300,16 @@ final class StandardWorkloads {
         @Override
         public List<String> mustRun() {
           return must;
+        }
+
+        @Override
+        public void listen(SampleListener l) {
+          ct.listen(l);
+        }
+
+        @Override
+        public int probeIrq() {
+          return dev.kernellab.hw.Pit.IRQ;
         }
       };
     });

@@ -53,5 +53,14 @@ public interface Workload {
 
     /** Names of the tasks that must keep getting CPU time. */
     List<String> mustRun();
+
+    /** Tells {@code l} of every sample the workload's probe takes (one listener). */
+    void listen(SampleListener l);
+
+    /**
+     * The IRQ line whose interrupt starts a sample (the RTC's for realfeel and latencytest, the
+     * PIT's for cyclictest, whose wake-ups come from the timer tick).
+     */
+    int probeIrq();
   }
 }

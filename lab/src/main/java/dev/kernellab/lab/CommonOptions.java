@@ -1,0 +1,48 @@
+package dev.kernellab.lab;
+
+import picocli.CommandLine.Option;
+
+/** The options every run command takes. */
+final class CommonOptions {
+
+  @Option(names = "--workload", defaultValue = "stress", paramLabel = "NAME",
+      description = "The workload (kernel-lab list workloads). Default: ${DEFAULT-VALUE}.")
+  String workload;
+
+  @Option(names = "--scheduler", defaultValue = "goodness", paramLabel = "NAME",
+      description = "goodness (2.4.17) or o1 (Ingo Molnar's O(1), 2.5.5). Default: ${DEFAULT-VALUE}.")
+  String scheduler;
+
+  @Option(names = "--cpus", defaultValue = "1", paramLabel = "N",
+      description = "CPUs of the simulated machine. Default: ${DEFAULT-VALUE}.")
+  int cpus;
+
+  @Option(names = "--hz", defaultValue = "100", paramLabel = "HZ",
+      description = "The timer interrupt's frequency. Default: ${DEFAULT-VALUE} (i386 2.4).")
+  int hz;
+
+  @Option(names = "--duration", defaultValue = "60s", paramLabel = "TIME",
+      description = "Simulated time per configuration: 500ms, 60s, 10m, 12h. Default: ${DEFAULT-VALUE}.")
+  String duration;
+
+  @Option(names = "--seed", defaultValue = "1", paramLabel = "N",
+      description = "The seed: the same seed gives the same run. Default: ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Option(names = "--json", paramLabel = "FILE",
+      description = "Also write the results as JSON to FILE ('-' for standard output).")
+  String json;
+
+  @Option(names = "--quiet", description = "No progress on standard error.")
+  boolean quiet;
+
+  @Option(names = "--debug-checks",
+      description = "Run with kernel-core's debug checks and event ring on; a kernel bug is printed"
+          + " like an oops (exit status 3).")
+  boolean debugChecks;
+
+  /** The experiment these options describe, under {@code config}. */
+  Experiment experiment(String config) {
+    return new Experiment(workload, config, scheduler, cpus, hz, Durations.parse(duration), seed, debugChecks);
+  }
+}

@@ -1,0 +1,58 @@
+package dev.kernellab.lab;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Durations on the command line ({@code 60s}, {@code 10m}, {@code 12h}, {@code 500ms}) and in output. */
+final class Durations {
+
+  private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|ms|s|m|h)");
+
+  private Durations() {}
+
+  /** Nanoseconds of {@code text}; one clear message if it is not a duration. */
+  static long parse(String text) {
+    Matcher m = DURATION.matcher(text.trim());
+    if (!m.matches()) {
+      throw new IllegalArgumentException(
+          "bad duration '" + text + "': a number and a unit, e.g. 500ms, 60s, 10m, 12h");
+    }
+    double v = Double.parseDouble(m.group(1));
+    double unit = switch (m.group(2)) {
+      case "ns" -> 1;
+      case "us" -> 1e3;
+      case "ms" -> 1e6;
+      case "s" -> 1e9;
+      case "m" -> 60e9;
+      default -> 3600e9;
+    };
+    double ns = v * unit;
+    if (ns < 1 || ns > 1e15) {
+      throw new IllegalArgumentException("duration '" + text + "' out of range (1 ns .. 11 days)");
+    }
+    return (long) ns;
+  }
+
+  /** A latency for a table: {@code 5.1us}, {@code 13.48ms}, {@code 1.20s}. */
+  static String latency(long ns) {
+    if (ns < 1_000_000) {
+      return String.format(Locale.ROOT, "%.1fus", ns / 1e3);
+    }
+    if (ns < 1_000_000_000) {
+      return String.format(Locale.ROOT, "%.2fms", ns / 1e6);
+    }
+    return String.format(Locale.ROOT, "%.2fs", ns / 1e9);
+  }
+
+  /** Simulated time in words: {@code 60 s}, {@code 12 h}. */
+  static String simulated(long ns) {
+    if (ns % 3_600_000_000_000L == 0) {
+      return ns / 3_600_000_000_000L + " h";
+    }
+    if (ns % 60_000_000_000L == 0 && ns >= 60_000_000_000L) {
+      return ns / 60_000_000_000L + " min";
+    }
+    return String.format(Locale.ROOT, "%.3g s", ns / 1e9);
+  }
+}

@@ -1,0 +1,74 @@
+package dev.kernellab.lab;
+
+import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.DebugChecks;
+import dev.kernellab.kernel.Kernel;
+import dev.kernellab.kernel.KernelBuilder;
+import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.kernel.Tracer;
+import dev.kernellab.paths.Kernel24Paths;
+import dev.kernellab.workloads.Workload;
+import dev.kernellab.workloads.Workloads;
+import java.util.function.LongConsumer;
+
+/**
+ * Composes and runs one {@link Experiment}: the 2.4.17 catalog with its daemons, the
+ * scheduler, the patches, the workload, the wake-up latency tracer; then runs it in one-second
+ * slices so that a caller can show progress and stop it.
+ */
+final class ExperimentRunner {
+
+  static final long SLICE_NS = 1_000_000_000L;
+
+  private ExperimentRunner() {}
+
+  /** A kernel composed for {@code e}, ready to run, with its workload and tracer. */
+  record Composed(Kernel kernel, Workload.Run run, WakeupLatencyTracer tracer) {}
+
+  static Composed compose(Experiment e, Tracer extra) {
+    Kernel24Paths paths = Kernel24Paths.withDefaults();
+    KernelBuilder b =
+        new KernelBuilder(MachineSpec.uniprocessor().withCpus(e.cpus()), e.seed())
+            .scheduler(SchedulerProvider.create(e.scheduler()))
+            .hz(e.hz())
+            .debugChecks(e.debugChecks() ? DebugChecks.all() : DebugChecks.none());
+    paths.install(b);
+    paths.installDaemons(b);
+    for (String patch : Experiment.patches(e.config())) {
+      paths.patch(b, patch);
+    }
+    Workload.Run run = Workloads.create(e.workload()).install(paths, b);
+    WakeupLatencyTracer tracer =
+        new WakeupLatencyTracer(run.probeIrq(), Experiment.patches(e.config()).contains("preempt"));
+    b.tracer(extra == null ? tracer : Tracer.both(tracer, extra));
+    run.listen(tracer);
+    Kernel k = b.build();
+    tracer.attach(k);
+    run.start(k);
+    return new Composed(k, run, tracer);
+  }
+
+  /**
+   * Runs {@code e} to its end, or until {@code stop} says so between slices; tells
+   * {@code progress} the simulated time after each slice.
+   */
+  static ConfigResult run(Experiment e, Tracer extra, java.util.function.BooleanSupplier stop, LongConsumer progress) {
+    long wall0 = System.nanoTime();
+    Composed c = compose(e, extra);
+    Kernel k = c.kernel();
+    boolean partial = false;
+    for (long t = Math.min(SLICE_NS, e.durationNs()); ; t = Math.min(t + SLICE_NS, e.durationNs())) {
+      k.run(t);
+      progress.accept(t);
+      if (t >= e.durationNs()) {
+        break;
+      }
+      if (stop.getAsBoolean()) {
+        partial = true;
+        break;
+      }
+    }
+    return new ConfigResult(e, c.run().result(k), c.tracer().worst(), k.now(),
+        k.simulation().eventsFired(), System.nanoTime() - wall0, partial);
+  }
+}

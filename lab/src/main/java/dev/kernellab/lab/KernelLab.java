@@ -1,0 +1,89 @@
+package dev.kernellab.lab;
+
+import dev.kernellab.kernel.KernelBug;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code kernel-lab}: run a workload on a simulated 2002 machine under the kernels of the
+ * 2001-2002 scheduling-latency debate and see the latencies, the throughput, and which kernel
+ * path caused each worst case.
+ *
+ * <pre>
+ * kernel-lab compare                       the whitepaper's situation under the four kernels
+ * kernel-lab run --config preempt+lowlat   one kernel, cyclictest-style
+ * kernel-lab explain --worst 5             the five worst samples, broken down
+ * kernel-lab list workloads                what exists
+ * </pre>
+ *
+ * <p>Exit status: 0 success, 2 bad usage (one line on stderr), 3 a kernel bug (printed like an
+ * oops), 1 anything else.
+ */
+@Command(
+    name = "kernel-lab",
+    mixinStandardHelpOptions = true,
+    version = "kernel-lab 0.1.0",
+    description = {
+      "Replays the 2001-2002 Linux scheduling-latency debate on a simulated machine: Ingo Molnar's"
+          + " O(1) scheduler and the 2.4 goodness() scheduler, Robert Love's preempt-kernel patch,"
+          + " Andrew Morton's low-latency patch, and both, under the loads the engineers of the time"
+          + " measured with. Every figure comes out of the simulated mechanisms; one seed gives one"
+          + " run, byte for byte.",
+      ""
+    },
+    subcommands = {CompareCommand.class, RunCommand.class, ExplainCommand.class, ListCommand.class},
+    footer = {
+      "",
+      "Exit status: 0 success; 2 bad usage; 3 a kernel bug (an oops, with --debug-checks); 1 other errors."
+    })
+public final class KernelLab implements Runnable {
+
+  /** Exit status of a run that found a kernel bug. */
+  static final int EXIT_KERNEL_BUG = 3;
+  /** Exit status of bad usage. */
+  static final int EXIT_USAGE = 2;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** The command line, wired with the lab's error handling, writing to {@code out} and {@code err}. */
+  public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+    CommandLine cl = new CommandLine(new KernelLab());
+    cl.setOut(out);
+    cl.setErr(err);
+    cl.setParameterExceptionHandler((ex, args) -> {
+      err.println("kernel-lab: " + ex.getMessage());
+      err.flush();
+      return EXIT_USAGE;
+    });
+    cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+      if (ex instanceof IllegalArgumentException) {
+        err.println("kernel-lab: " + ex.getMessage());
+        err.flush();
+        return EXIT_USAGE;
+      }
+      if (ex instanceof KernelBug bug) {
+        err.println(bug.getMessage());
+        err.flush();
+        return EXIT_KERNEL_BUG;
+      }
+      throw ex;
+    });
+    return cl;
+  }
+
+  /** The command's entry point. */
+  public static void main(String[] args) {
+    PrintWriter out = new PrintWriter(System.out, true);
+    PrintWriter err = new PrintWriter(System.err, true);
+    int code = commandLine(out, err).execute(args);
+    out.flush();
+    err.flush();
+    System.exit(code);
+  }
+}

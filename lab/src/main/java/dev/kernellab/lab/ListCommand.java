@@ -1,0 +1,51 @@
+package dev.kernellab.lab;
+
+import dev.kernellab.kernel.KernelPatchProvider;
+import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.paths.CatalogTable;
+import dev.kernellab.paths.Kernel24Paths;
+import dev.kernellab.workloads.Workloads;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code kernel-lab list}: what exists, one line each. */
+@Command(
+    name = "list",
+    mixinStandardHelpOptions = true,
+    description = "Lists what exists, one line each: workloads, patches, schedulers, sites or paths.")
+final class ListCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "WHAT",
+      description = "workloads, patches, schedulers, sites, or paths")
+  String what;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    switch (what) {
+      case "workloads" -> Workloads.descriptions().forEach(out::println);
+      case "patches" -> KernelPatchProvider.all().forEach(p -> out.println(p.name() + ": " + p.description()));
+      case "schedulers" -> SchedulerProvider.all().forEach(p -> out.println(p.name() + ": " + p.description()));
+      case "sites" -> lines(CatalogTable.sites(Kernel24Paths.withDefaults(), patches()), out);
+      case "paths" -> lines(CatalogTable.paths(Kernel24Paths.withDefaults()), out);
+      default -> throw new IllegalArgumentException(
+          "list what? '" + what + "' is not one of workloads, patches, schedulers, sites, paths");
+    }
+    return 0;
+  }
+
+  private static List<dev.kernellab.paths.CatalogPatch> patches() {
+    return List.of(dev.kernellab.lowlat.LowLatencyPatch.unbound());
+  }
+
+  private static void lines(List<String> rows, PrintWriter out) {
+    rows.forEach(out::println);
+  }
+}

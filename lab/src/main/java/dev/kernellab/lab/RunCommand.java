@@ -1,0 +1,75 @@
+package dev.kernellab.lab;
+
+import dev.kernellab.workloads.LatencySummary;
+import dev.kernellab.workloads.ProbeResult;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code kernel-lab run}: one configuration, cyclictest-style. */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs one workload under one kernel configuration and prints cyclictest-style figures"
+          + " (T: thread, P: priority, I: interval, C: count, Min, Avg, Max in us), the"
+          + " percentiles, the workload's counters, and its worst sample broken down.",
+      ""
+    })
+final class RunCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Mixin CommonOptions common;
+
+  @Option(names = "--config", defaultValue = "vanilla", paramLabel = "CONFIG",
+      description = "vanilla, or patch names joined by '+'. Default: ${DEFAULT-VALUE}.")
+  String config;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    Experiment e = common.experiment(config);
+    ConfigResult r = Runs.runAll(List.of(e), 1, common.quiet, spec.commandLine().getErr()).get(0);
+    ProbeResult p = r.result().probes().get(0);
+    LatencySummary l = p.latency();
+    out.printf(Locale.ROOT, "kernel-lab run: %s under %s, %d CPU%s, %s, HZ %d, %s%s, seed %d%n",
+        e.workload(), e.config(), e.cpus(), e.cpus() == 1 ? "" : "s", e.scheduler(), e.hz(),
+        Durations.simulated(r.simulatedNs()), r.partial() ? " (stopped early)" : "", e.seed());
+    out.printf(Locale.ROOT, "T: 0 (%s) P:99 I:%d C:%d Min:%d Avg:%d Max:%d%n", p.name(),
+        l.deadlineNs() / 1_000, l.samples(), l.minNs() / 1_000, l.avgNs() / 1_000, l.maxNs() / 1_000);
+    out.printf(Locale.ROOT, "p50 %s  p99 %s  p99.9 %s  on time (<= %s): %.3f%%%n",
+        Durations.latency(l.p50Ns()), Durations.latency(l.p99Ns()), Durations.latency(l.p999Ns()),
+        Durations.latency(l.deadlineNs()), l.onTimePct());
+    if (p.periodError() != null) {
+      LatencySummary pe = p.periodError();
+      out.printf(Locale.ROOT, "realfeel period error: max %s, p99.9 %s%n",
+          Durations.latency(pe.maxNs()), Durations.latency(pe.p999Ns()));
+    }
+    for (ProbeResult.PhaseResult ph : p.phases()) {
+      out.printf(Locale.ROOT, "  phase %-11s C:%d max %s within 1 ms %.2f%% overruns %d%n", ph.phase(),
+          ph.latency().samples(), Durations.latency(ph.latency().maxNs()), ph.latency().onTimePct(), ph.overruns());
+    }
+    if (r.result().throughputMbPerS() != null) {
+      out.printf(Locale.ROOT, "throughput %.2f MB/s (%s)%n", r.result().throughputMbPerS(),
+          r.result().throughputDefinition());
+    }
+    if (!r.result().counters().isEmpty()) {
+      out.println("counters " + r.result().counters());
+    }
+    if (!r.worst().isEmpty()) {
+      out.println();
+      ExplainCommand.print(r.worst().get(0), out);
+    }
+    if (common.json != null) {
+      Runs.writeFile(common.json, JsonReport.write(JsonReport.of(e, List.of(r))), out);
+    }
+    return 0;
+  }
+}

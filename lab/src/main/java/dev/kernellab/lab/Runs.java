@@ -1,0 +1,123 @@
+package dev.kernellab.lab;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Runs experiments for the commands: in parallel (each simulation on one thread), with a
+ * progress line on a terminal's standard error, stopping cleanly on Ctrl-C with what was
+ * measured so far marked partial; and writes output files whole or not at all.
+ */
+final class Runs {
+
+  private Runs() {}
+
+  /** Runs {@code experiments} on up to {@code workers} threads; results in the same order. */
+  static List<ConfigResult> runAll(List<Experiment> experiments, int workers, boolean quiet, PrintWriter err) {
+    AtomicBoolean stop = new AtomicBoolean();
+    CountDownLatch done = new CountDownLatch(1);
+    Thread hook = new Thread(() -> {
+      stop.set(true);
+      try {
+        done.await(30, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "kernel-lab-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    AtomicLongArray progress = new AtomicLongArray(experiments.size());
+    boolean show = !quiet && System.console() != null;
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(workers, experiments.size())), r -> {
+      Thread t = new Thread(r, "kernel-lab-run");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<Future<ConfigResult>> futures = new ArrayList<>();
+      for (int i = 0; i < experiments.size(); i++) {
+        int index = i;
+        Experiment e = experiments.get(i);
+        futures.add(pool.submit(() -> ExperimentRunner.run(e, null, stop::get, t -> {
+          progress.set(index, t);
+          if (show) {
+            showProgress(experiments, progress, err);
+          }
+        })));
+      }
+      List<ConfigResult> out = new ArrayList<>();
+      for (Future<ConfigResult> f : futures) {
+        try {
+          out.add(f.get());
+        } catch (ExecutionException ex) {
+          if (ex.getCause() instanceof RuntimeException re) {
+            throw re;
+          }
+          throw new IllegalStateException(ex.getCause());
+        } catch (InterruptedException ex) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted");
+        }
+      }
+      if (show) {
+        err.print("\r" + " ".repeat(78) + "\r");
+        err.flush();
+      }
+      return out;
+    } finally {
+      pool.shutdownNow();
+      done.countDown();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // the JVM is already exiting on Ctrl-C: the hook waits for `done`, counted down above
+      }
+    }
+  }
+
+  private static synchronized void showProgress(List<Experiment> es, AtomicLongArray progress, PrintWriter err) {
+    long done = 0;
+    long total = 0;
+    for (int i = 0; i < es.size(); i++) {
+      done += progress.get(i);
+      total += es.get(i).durationNs();
+    }
+    err.printf(Locale.ROOT, "\r%d configuration(s): %.1f of %.1f simulated s (%.0f%%)   ",
+        es.size(), done / 1e9, total / 1e9, 100.0 * done / total);
+    err.flush();
+  }
+
+  /** Writes {@code text} to {@code file} ("-" for {@code out}) whole: a temporary file, then a move. */
+  static void writeFile(String file, String text, PrintWriter out) {
+    if (file.equals("-")) {
+      out.print(text);
+      out.flush();
+      return;
+    }
+    Path target = Path.of(file).toAbsolutePath();
+    try {
+      Path dir = target.getParent();
+      if (dir != null) {
+        Files.createDirectories(dir);
+      }
+      Path tmp = Files.createTempFile(dir, ".kernel-lab", ".tmp");
+      Files.writeString(tmp, text, StandardCharsets.UTF_8);
+      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot write " + file + ": " + e.getMessage());
+    }
+  }
+}
