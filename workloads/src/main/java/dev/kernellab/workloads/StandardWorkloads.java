@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /** The compositions the registry names: probes and loads with their defaults. */
 final class StandardWorkloads {
@@ -35,68 +38,80 @@ final class StandardWorkloads {
    */
   static final long CYCLICTEST_INTERVAL_NS = 10_000_000;
 
-  /** A workload made of parts; {@code build} adds them to a kernel and returns their handle. */
-  private record Composed(String name, String description, Builder build) implements Workload {
+  /** A workload made of parts: {@code build} adds them to a kernel and returns their handle. */
+  private record Composed(String name, String description,
+      java.util.function.BiFunction<Kernel24Paths, KernelBuilder, Workload.Run> build) implements Workload {
     @Override
     public Run install(Kernel24Paths paths, KernelBuilder b) {
-      return build.install(paths, b);
+      return build.apply(paths, b);
     }
   }
 
-  @FunctionalInterface
-  private interface Builder {
-    Workload.Run install(Kernel24Paths paths, KernelBuilder b);
+  /** An installed workload, as the parts that differ between workloads. */
+  private record Parts(
+      String name,
+      Consumer<Kernel> onStart,
+      Function<Kernel, WorkloadResult> results,
+      LongSupplier samples,
+      List<String> mustRun,
+      Consumer<SampleListener> listener,
+      int probeIrq) implements Workload.Run {
+    @Override
+    public void start(Kernel k) {
+      onStart.accept(k);
+    }
+
+    @Override
+    public WorkloadResult result(Kernel k) {
+      return results.apply(k);
+    }
+
+    @Override
+    public long progress() {
+      return samples.getAsLong();
+    }
+
+    @Override
+    public void listen(SampleListener l) {
+      listener.accept(l);
+    }
   }
 
   private static void addAll(KernelBuilder b, List<TaskSpec> tasks) {
     tasks.forEach(b::task);
   }
 
+  /** realfeel with a load: the parts every realfeel workload shares. */
+  private static Parts withRealfeel(String name, Kernel24Paths paths, KernelBuilder b, List<TaskSpec> load,
+      List<String> loadMustRun, Consumer<Kernel> startLoad, Function<Kernel, Map<String, Long>> counters,
+      Function<Kernel, Double> throughput, String throughputDefinition) {
+    Realfeel rf = new Realfeel(paths, Realfeel.DEFAULT_HZ);
+    b.task(rf.task());
+    addAll(b, load);
+    List<String> must = new ArrayList<>(List.of("realfeel"));
+    must.addAll(loadMustRun);
+    return new Parts(name,
+        k -> {
+          startLoad.accept(k);
+          rf.start(k);
+        },
+        k -> new WorkloadResult(name, List.of(rf.result()), throughput.apply(k), throughputDefinition,
+            counters.apply(k)),
+        rf::samples, List.copyOf(must), rf::listen, dev.kernellab.hw.Rtc.IRQ);
+  }
+
   static Workload stress() {
     return new Composed("stress", STRESS_DESCRIPTION, (paths, b) -> {
-      Realfeel rf = new Realfeel(paths, Realfeel.DEFAULT_HZ);
       StressMix mix = new StressMix(paths);
-      b.task(rf.task());
-      addAll(b, mix.tasks());
-      List<String> must = new ArrayList<>(mix.mustRun());
-      must.add(0, "realfeel");
-      return new Workload.Run() {
-        @Override
-        public void start(Kernel k) {
-          mix.createFiles();
-          rf.start(k);
-        }
-
-        @Override
-        public WorkloadResult result(Kernel k) {
-          Map<String, Long> counters = new LinkedHashMap<>();
-          counters.put("compiles", mix.compiles());
-          counters.put("nfs_rpcs", mix.nfsRpcs());
-          counters.put("ttcp_segments", mix.ttcpSegments());
-          counters.put("fs_rounds", mix.fsRounds());
-          return new WorkloadResult("stress", List.of(rf.result()), null, null, counters);
-        }
-
-        @Override
-        public long progress() {
-          return rf.samples();
-        }
-
-        @Override
-        public List<String> mustRun() {
-          return must;
-        }
-
-        @Override
-        public void listen(SampleListener l) {
-          rf.listen(l);
-        }
-
-        @Override
-        public int probeIrq() {
-          return dev.kernellab.hw.Rtc.IRQ;
-        }
-      };
+      return withRealfeel("stress", paths, b, mix.tasks(), mix.mustRun(), k -> mix.createFiles(),
+          k -> {
+            Map<String, Long> counters = new LinkedHashMap<>();
+            counters.put("compiles", mix.compiles());
+            counters.put("nfs_rpcs", mix.nfsRpcs());
+            counters.put("ttcp_segments", mix.ttcpSegments());
+            counters.put("fs_rounds", mix.fsRounds());
+            return counters;
+          }, k -> null, null);
     });
   }
 
@@ -104,170 +119,43 @@ final class StandardWorkloads {
     return new Composed("latencytest", LATENCYTEST_DESCRIPTION, (paths, b) -> {
       Latencytest lt = new Latencytest(paths, 350_000_000L);
       addAll(b, lt.tasks());
-      return new Workload.Run() {
-        @Override
-        public void start(Kernel k) {
-          lt.start(k, paths.pageCache());
-        }
-
-        @Override
-        public WorkloadResult result(Kernel k) {
-          Map<String, Long> counters = new LinkedHashMap<>();
-          counters.put("file_bytes", lt.fileBytes());
-          return new WorkloadResult("latencytest", List.of(lt.result()), null, null, counters);
-        }
-
-        @Override
-        public long progress() {
-          return lt.samples();
-        }
-
-        @Override
-        public List<String> mustRun() {
-          return List.of("latencytest", "do_tests");
-        }
-
-        @Override
-        public void listen(SampleListener l) {
-          lt.listen(l);
-        }
-
-        @Override
-        public int probeIrq() {
-          return dev.kernellab.hw.Rtc.IRQ;
-        }
-      };
+      return new Parts("latencytest", k -> lt.start(k, paths.pageCache()),
+          k -> new WorkloadResult("latencytest", List.of(lt.result()), null, null,
+              Map.of("file_bytes", lt.fileBytes())),
+          lt::samples, List.of("latencytest", "do_tests"), lt::listen, dev.kernellab.hw.Rtc.IRQ);
     });
   }
 
   static Workload dbench(int clients) {
     return new Composed("dbench", DBENCH_DESCRIPTION, (paths, b) -> {
-      Realfeel rf = new Realfeel(paths, Realfeel.DEFAULT_HZ);
       Dbench db = new Dbench(paths, clients);
-      b.task(rf.task());
-      addAll(b, db.tasks());
-      List<String> must = new ArrayList<>(List.of("realfeel"));
+      List<String> must = new ArrayList<>();
       db.tasks().forEach(t -> must.add(t.comm()));
-      return new Workload.Run() {
-        @Override
-        public void start(Kernel k) {
-          rf.start(k);
-        }
-
-        @Override
-        public WorkloadResult result(Kernel k) {
-          Map<String, Long> counters = new LinkedHashMap<>();
-          counters.put("clients", (long) clients);
-          counters.put("bytes_moved", db.bytesMoved());
-          counters.put("files", db.operations());
-          return new WorkloadResult("dbench", List.of(rf.result()), db.throughputMbPerS(k.now()),
-              "dbench: 10^-6 x bytes read and written by all clients / elapsed seconds", counters);
-        }
-
-        @Override
-        public long progress() {
-          return rf.samples();
-        }
-
-        @Override
-        public List<String> mustRun() {
-          return must;
-        }
-
-        @Override
-        public void listen(SampleListener l) {
-          rf.listen(l);
-        }
-
-        @Override
-        public int probeIrq() {
-          return dev.kernellab.hw.Rtc.IRQ;
-        }
-      };
+      return withRealfeel("dbench", paths, b, db.tasks(), must, k -> { },
+          k -> {
+            Map<String, Long> counters = new LinkedHashMap<>();
+            counters.put("clients", (long) clients);
+            counters.put("bytes_moved", db.bytesMoved());
+            counters.put("files", db.operations());
+            return counters;
+          },
+          k -> db.throughputMbPerS(k.now()),
+          "dbench: 10^-6 x bytes read and written by all clients / elapsed seconds");
     });
   }
 
   static Workload kbuild(int jobs) {
     return new Composed("kbuild", KBUILD_DESCRIPTION, (paths, b) -> {
-      Realfeel rf = new Realfeel(paths, Realfeel.DEFAULT_HZ);
       KernelBuild kb = new KernelBuild(paths, jobs);
-      b.task(rf.task());
-      addAll(b, kb.tasks());
       // make sleeps in wait4 for as long as a compile takes: only the probe must keep running.
-      List<String> must = List.of("realfeel");
-      return new Workload.Run() {
-        @Override
-        public void start(Kernel k) {
-          kb.createFiles(paths.pageCache());
-          rf.start(k);
-        }
-
-        @Override
-        public WorkloadResult result(Kernel k) {
-          Map<String, Long> counters = new LinkedHashMap<>();
-          counters.put("compiles", kb.compiles());
-          return new WorkloadResult("kbuild", List.of(rf.result()), null, null, counters);
-        }
-
-        @Override
-        public long progress() {
-          return rf.samples();
-        }
-
-        @Override
-        public List<String> mustRun() {
-          return must;
-        }
-
-        @Override
-        public void listen(SampleListener l) {
-          rf.listen(l);
-        }
-
-        @Override
-        public int probeIrq() {
-          return dev.kernellab.hw.Rtc.IRQ;
-        }
-      };
+      return withRealfeel("kbuild", paths, b, kb.tasks(), List.of(), k -> kb.createFiles(paths.pageCache()),
+          k -> Map.of("compiles", kb.compiles()), k -> null, null);
     });
   }
 
   static Workload idle() {
-    return new Composed("idle", IDLE_DESCRIPTION, (paths, b) -> {
-      Realfeel rf = new Realfeel(paths, Realfeel.DEFAULT_HZ);
-      b.task(rf.task());
-      return new Workload.Run() {
-        @Override
-        public void start(Kernel k) {
-          rf.start(k);
-        }
-
-        @Override
-        public WorkloadResult result(Kernel k) {
-          return new WorkloadResult("idle", List.of(rf.result()), null, null, Map.of());
-        }
-
-        @Override
-        public long progress() {
-          return rf.samples();
-        }
-
-        @Override
-        public List<String> mustRun() {
-          return List.of("realfeel");
-        }
-
-        @Override
-        public void listen(SampleListener l) {
-          rf.listen(l);
-        }
-
-        @Override
-        public int probeIrq() {
-          return dev.kernellab.hw.Rtc.IRQ;
-        }
-      };
-    });
+    return new Composed("idle", IDLE_DESCRIPTION, (paths, b) ->
+        withRealfeel("idle", paths, b, List.of(), List.of(), k -> { }, k -> Map.of(), k -> null, null));
   }
 
   static Workload cyclictest(int threads, long intervalNs) {
@@ -278,40 +166,14 @@ final class StandardWorkloads {
       addAll(b, mix.tasks());
       List<String> must = new ArrayList<>();
       ct.tasks().forEach(t -> must.add(t.comm()));
-      return new Workload.Run() {
-        @Override
-        public void start(Kernel k) {
-          mix.createFiles();
-        }
-
-        @Override
-        public WorkloadResult result(Kernel k) {
-          Map<String, Long> counters = new LinkedHashMap<>();
-          counters.put("interval_ns", ct.intervalNs());
-          counters.put("compiles", mix.compiles());
-          return new WorkloadResult("cyclictest", List.of(ct.result()), null, null, counters);
-        }
-
-        @Override
-        public long progress() {
-          return ct.samples();
-        }
-
-        @Override
-        public List<String> mustRun() {
-          return must;
-        }
-
-        @Override
-        public void listen(SampleListener l) {
-          ct.listen(l);
-        }
-
-        @Override
-        public int probeIrq() {
-          return dev.kernellab.hw.Pit.IRQ;
-        }
-      };
+      return new Parts("cyclictest", k -> mix.createFiles(),
+          k -> {
+            Map<String, Long> counters = new LinkedHashMap<>();
+            counters.put("interval_ns", ct.intervalNs());
+            counters.put("compiles", mix.compiles());
+            return new WorkloadResult("cyclictest", List.of(ct.result()), null, null, counters);
+          },
+          ct::samples, List.copyOf(must), ct::listen, dev.kernellab.hw.Pit.IRQ);
     });
   }
 }

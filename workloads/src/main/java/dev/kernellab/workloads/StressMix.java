@@ -39,16 +39,6 @@ final class StressMix {
 
   /** make jobs of NFS-COMPILE: {@code make -j2}, the stress-kernel default (assumption). */
   static final int COMPILE_JOBS = 2;
-  /** cc1's CPU time per file of a 2.4 kernel on an 800 MHz PIII: assumption, median 300 ms. */
-  static final Distribution CC1_COMPUTE_NS = Distribution.logNormal(300_000_000, 0.8);
-  /** Bytes cc1 reads per file, source and headers: assumption, 160 KiB. */
-  static final long CC1_READ_BYTES = 160 * 1024;
-  /** Bytes of one object file: assumption, 24 KiB. */
-  static final long CC1_OBJECT_BYTES = 24 * 1024;
-  /** cc1's address space: assumption, 4 MB (1,024 pages) once its heap is up. */
-  static final long CC1_PAGES = 1_024;
-  /** Source files of the tree NFS-COMPILE builds, cycled: assumption, 400. */
-  static final int SOURCE_FILES = 400;
   /** ttcp's user work between two segments (buffer fill, loop): assumption, 20 us. */
   static final long TTCP_USER_NS = 20_000;
   /** FIFO messages' user work on either side: assumption, 50 us. */
@@ -70,9 +60,9 @@ final class StressMix {
   private final LoopbackNfs nfs;
   private final List<TaskSpec> tasks = new ArrayList<>();
   private final List<String> mustRun = new ArrayList<>();
-  private final VfsFile[] sources = new VfsFile[SOURCE_FILES];
-  private final VfsFile[] objects = new VfsFile[SOURCE_FILES];
-  private long compiles;
+  private final VfsFile[] sources = new VfsFile[CompileJob.SOURCE_FILES];
+  private final VfsFile[] objects = new VfsFile[CompileJob.SOURCE_FILES];
+  private final CompileJob compile = new CompileJob();
   private long ttcpSegments;
   private long fsRounds;
 
@@ -100,41 +90,16 @@ final class StressMix {
 
   /** Files of the tree, made when the kernel starts (their pages are on disk, none cached). */
   void createFiles() {
-    for (int i = 0; i < SOURCE_FILES; i++) {
-      sources[i] = nfs.create("src" + i + ".c", CC1_READ_BYTES);
+    for (int i = 0; i < sources.length; i++) {
+      sources[i] = nfs.create("src" + i + ".c", CompileJob.CC1_READ_BYTES);
       objects[i] = nfs.create("src" + i + ".o", 0);
     }
   }
 
   private void addCompileJob(int job) {
-    ChildWait wait = new ChildWait("make" + job);
-    FileIo io = new FileIo();
-    int[] file = {job};
-    KernelPath cc1 =
-        KernelPath.userProgram("cc1")
-            .syscall(paths.memory().sysMmap)
-            .loop("heap", CC1_PAGES, p -> p.pageFault(paths.memory().anonymousFault))
-            .syscall(paths.syscalls().open)
-            .syscall(nfs.call(job, false), c -> io.on(sources[file[0]], 0, CC1_READ_BYTES))
-            .compute(CC1_COMPUTE_NS)
-            .syscall(nfs.call(job, true), c -> io.on(objects[file[0]], 0, CC1_OBJECT_BYTES))
-            .syscall(paths.syscalls().close)
-            .syscall(wait.exiting())
-            .syscall(paths.exit().sysExit)
-            .build();
-    KernelPath make =
-        KernelPath.userProgram("make" + job)
-            .loop("targets", Long.MAX_VALUE, l -> l
-                .probe((c, t, now) -> {
-                  file[0] = (file[0] + COMPILE_JOBS) % SOURCE_FILES;
-                  compiles++;
-                })
-                .syscall(wait.forked())
-                .syscall(paths.fork().sysFork("cc1", cc1))
-                .syscall(wait.waitUntilAtMost(0)))
-            .build();
     // make sleeps in wait4 for as long as its compile takes under the load: not a must-run.
-    add(TaskSpec.user("make" + job, make).residentPages(CC1_PAGES / 4), false);
+    add(compile.task(paths, job, COMPILE_JOBS, sources, objects, nfs.call(job, false), nfs.call(job, true),
+        LoopbackNfs.RSIZE), false);
   }
 
   private void addTtcp() {
@@ -211,7 +176,7 @@ final class StressMix {
   }
 
   long compiles() {
-    return compiles;
+    return compile.compiles();
   }
 
   long nfsRpcs() {
@@ -226,8 +191,4 @@ final class StressMix {
     return fsRounds;
   }
 
-  /** Pages of the file data the mix keeps, for sizing checks. */
-  static long treePages() {
-    return SOURCE_FILES * ((CC1_READ_BYTES + PageCache.PAGE_SIZE - 1) / PageCache.PAGE_SIZE);
-  }
 }
