@@ -112,6 +112,43 @@ class ScheduleReturnTests {
     assertThat(seen).containsExactly(true, false, true);
   }
 
+  /**
+   * {@code wake_up_sync} reaches the scheduler as {@code try_to_wake_up(p, 1)} (kernel/sched.c
+   * 2.4.17 {@code __wake_up_sync}), a plain {@code wake_up} as {@code try_to_wake_up(p, 0)}.
+   */
+  @Test
+  void wakeUpSyncPassesTheSyncFlagToTheScheduler() {
+    List<Boolean> syncs = new ArrayList<>();
+    Scheduler recording =
+        new ForwardingScheduler(new SimpleRoundRobinScheduler()) {
+          @Override
+          public boolean tryToWakeUp(Task p, boolean sync) {
+            if (p.comm().startsWith("sleeper")) {
+              syncs.add(sync);
+            }
+            return super.tryToWakeUp(p, sync);
+          }
+        };
+    WaitQueue a = new WaitQueue("a");
+    WaitQueue b = new WaitQueue("b");
+    KernelPath waker =
+        KernelPath.userProgram("waker")
+            .compute(MS)
+            .syscall(KernelPath.path("test/k.c", "wake").wakeUp(a).wakeUpSync(b).build())
+            .build();
+    Kernel k =
+        new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
+            .scheduler(recording)
+            .task(TaskSpec.user("sleeperA", KernelPath.userProgram("sleeperA")
+                .syscall(KernelPath.path("test/k.c", "sa").sleepOn(a).build()).build()))
+            .task(TaskSpec.user("sleeperB", KernelPath.userProgram("sleeperB")
+                .syscall(KernelPath.path("test/k.c", "sb").sleepOn(b).build()).build()))
+            .task(TaskSpec.user("waker", waker))
+            .build();
+    k.run(5 * MS);
+    assertThat(syncs).containsExactly(false, true);
+  }
+
   private static long at(List<String> switches, String what) {
     for (String s : switches) {
       if (s.endsWith(" " + what)) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.RtcProbeRig;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.Tracer;
 import dev.kernellab.paths.fs.Buffer;
@@ -93,5 +94,36 @@ class LockBreakTests {
     assertThat(latency[0]).isEqualTo(2_999 * US);
     assertThat(offEndsAfterIrq[1]).isEqualTo(25 * US);
     assertThat(latency[1]).isEqualTo(25 * US);
+  }
+
+  /**
+   * A due lock break calls schedule() whatever the unlock did: the patch's break is
+   * {@code spin_unlock(&l); unconditional_schedule(); spin_lock(&l);} (include/linux/
+   * low-latency.h: set_running_and_schedule()). With the preempt patch the unlock itself
+   * already preempted B for P; B then still goes through schedule() once more.
+   */
+  @Test
+  void aDueBreakSchedulesEvenAfterTheUnlockPreempted() {
+    int[] schedules = {0, 0};
+    for (int preempt = 0; preempt < 2; preempt++) {
+      SiteRig r = new SiteRig();
+      KernelPath k = r.loopAt(Buffer.INVALIDATE_BDEV, List.of("lru_list_lock"), 50, 100 * US);
+      int i = preempt;
+      Tracer t = new Tracer() {
+        @Override
+        public void pathEnter(long now, int cpu, KernelPath path) {
+          if (path.function().equals("schedule") && now >= 1_050 * US && now < 1_200 * US) {
+            schedules[i]++;
+          }
+        }
+      };
+      Kernel kernel = r.builder(k, true, preempt == 1, true, t).build();
+      RtcProbeRig.assertRtcAt(kernel, 1_050 * US);
+      kernel.run(5_000 * US);
+    }
+    // Without preempt: the break's schedule() (to P), and P's own when it sleeps again. With
+    // preempt: the unlock's preempt_schedule() (to P), P's sleep, and the break's schedule().
+    assertThat(schedules[0]).isEqualTo(2);
+    assertThat(schedules[1]).isEqualTo(3);
   }
 }

@@ -86,4 +86,19 @@ class SiteTableTests {
     Files.createDirectories(file.getParent());
     Files.write(file, out, StandardCharsets.UTF_8);
   }
+
+  /**
+   * fs/buffer.c write_some_buffers with the patch (2.4.32 copy): no break of lru_list_lock in
+   * the walk; a conditional_schedule() after each full batch, with the lock released, for every
+   * caller (bdflush, kupdate, sync).
+   */
+  @Test
+  void writeSomeBuffersReschedulesBetweenBatchesNotInItsWalk() {
+    assertThat(LowLatencySites.TABLE).extracting(PatchedSite::site)
+        .doesNotContain(dev.kernellab.paths.fs.Buffer.WRITE_SOME_BUFFERS)
+        .contains(dev.kernellab.paths.fs.Buffer.BDFLUSH_BATCH, dev.kernellab.paths.fs.Buffer.KUPDATE_BATCH,
+            dev.kernellab.paths.fs.Buffer.SYNC_BUFFERS);
+    assertThat(LowLatencySites.TABLE).filteredOn(ps -> ps.site().equals(dev.kernellab.paths.fs.Buffer.BDFLUSH_BATCH))
+        .allSatisfy(ps -> assertThat(ps.technique()).isEqualTo(Technique.CONDITIONAL_SCHEDULE));
+  }
 }
