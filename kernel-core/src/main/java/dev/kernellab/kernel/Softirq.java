@@ -15,8 +15,8 @@ public enum Softirq {
   /** TASKLET_SOFTIRQ. */
   TASKLET;
 
-  /** Bit of this softirq in the pending mask. */
-  int bit() {
+  /** The softirq's bit in the pending mask ({@code 1 << nr}, as {@code __cpu_raise_softirq} sets it). */
+  public int bit() {
     return 1 << ordinal();
   }
 }

@@ -32,7 +32,8 @@ import picocli.CommandLine.Command;
           + " run, byte for byte.",
       ""
     },
-    subcommands = {CompareCommand.class, RunCommand.class, ExplainCommand.class, ListCommand.class},
+    subcommands = {CompareCommand.class, RunCommand.class, SweepCommand.class, ExplainCommand.class,
+        TraceCommand.class, ListCommand.class},
     footer = {
       "",
       "Exit status: 0 success; 2 bad usage; 3 a kernel bug (an oops, with --debug-checks); 1 other errors."

@@ -100,6 +100,12 @@ class CommandLineTests {
       {"compare", "--frobnicate"},
       {"list", "things"},
       {"explain", "--worst", "99"},
+      {"sweep", "--seeds", "x"},
+      {"sweep", "--seeds", "3..1"},
+      {"sweep", "--seeds", "1..20000"},
+      {"trace", "--config", "bogus"},
+      {"trace", "--before", "-1ms"},
+      {"sweep", "--seed", "3"},
     };
     for (String[] args : bad) {
       Outcome o = run(args);
@@ -118,5 +124,57 @@ class CommandLineTests {
     try (var files = Files.list(file.getParent())) {
       assertThat(files.map(p -> p.getFileName().toString())).containsExactly("results.json");
     }
+  }
+
+  @Test
+  void aSweepShowsTheSpreadOverSeedsAndItsCellsAreTheSameRunsAsCompare() throws Exception {
+    Outcome o = run("sweep", "--duration", "1s", "--quiet", "--configs", "vanilla", "--seeds", "1..3", "--json", "-");
+    assertThat(o.code()).as(o.err()).isZero();
+    assertThat(o.out()).contains("seeds 1..3 (3 runs)", "max (min / median / max)", "worst run");
+    JsonNode root = new ObjectMapper().readTree(o.out().substring(o.out().indexOf("{")));
+    assertThat(root.get("cells")).hasSize(3);
+    JsonNode summary = root.get("summary").get(0);
+    long worstSeed = summary.get("worst_seed").asLong();
+    double worstMax = 0;
+    for (JsonNode cell : root.get("cells")) {
+      worstMax = Math.max(worstMax, cell.get("latency").get("max_us").asDouble());
+    }
+    assertThat(summary.get("max_us").get("max").asDouble()).isEqualTo(worstMax);
+
+    Outcome c = run("compare", "--duration", "1s", "--quiet", "--configs", "vanilla", "--seed",
+        Long.toString(worstSeed), "--json", "-");
+    JsonNode replay = new ObjectMapper().readTree(c.out().substring(c.out().indexOf("{")));
+    assertThat(replay.get("results").get(0).get("latency").get("max_us").asDouble()).isEqualTo(worstMax);
+  }
+
+  @Test
+  void aTraceEndsAtTheWorstSampleAndCoversItsWindow(@TempDir Path dir) throws Exception {
+    Path text = dir.resolve("trace.txt");
+    Path chrome = dir.resolve("trace.json");
+    Outcome o = run("trace", "--duration", "1s", "--quiet", "-o", text.toString(), "--chrome", chrome.toString());
+    assertThat(o.code()).as(o.err()).isZero();
+    JsonNode worst = worstOf(run("compare", "--duration", "1s", "--quiet", "--configs", "vanilla", "--json", "-"));
+    double endS = worst.get("at_s").asDouble();
+    double startS = endS - worst.get("latency_us").asDouble() / 1e6 - 0.002;
+
+    java.util.List<String> lines = Files.readAllLines(text);
+    assertThat(lines.get(0)).isEqualTo("# tracer: nop");
+    java.util.List<Double> stamps = lines.stream().filter(l -> !l.startsWith("#"))
+        .map(l -> Double.parseDouble(l.replaceAll("^.*\\s(\\d+\\.\\d{6}):.*$", "$1"))).toList();
+    assertThat(stamps).isNotEmpty().isSorted();
+    assertThat(stamps.get(0)).isBetween(startS - 1e-6, startS + 0.001);
+    assertThat(stamps.get(stamps.size() - 1)).isBetween(endS - 0.001, endS + TraceCommand.AFTER_NS / 1e9 + 1e-6);
+    assertThat(lines).anyMatch(l -> l.contains("sched_switch") && l.contains("realfeel"));
+
+    JsonNode events = new ObjectMapper().readTree(Files.readString(chrome)).get("traceEvents");
+    assertThat(events.size()).isGreaterThan(10);
+    for (JsonNode e : events) {
+      assertThat(e.has("name") && e.has("ph") && e.has("ts")).as(e.toString()).isTrue();
+    }
+  }
+
+  private static JsonNode worstOf(Outcome compare) throws Exception {
+    String json = compare.out().substring(compare.out().indexOf("{"));
+    return new ObjectMapper().readTree(json).get("results").get(0).get("worst");
   }
 }

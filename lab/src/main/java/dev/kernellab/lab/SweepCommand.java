@@ -1,0 +1,169 @@
+package dev.kernellab.lab;
+
+import dev.kernellab.workloads.LatencySummary;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.ToDoubleFunction;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code kernel-lab sweep}: many seeds and configurations, the spread of each figure. */
+@Command(
+    name = "sweep",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs one workload under several configurations for many seeds, in parallel on all cores"
+          + " (each simulation on one thread), and summarises each configuration with the spread"
+          + " of its figures across seeds (min, median, max) and the coordinates of its worst run,"
+          + " so that it can be replayed with kernel-lab explain.",
+      ""
+    })
+final class SweepCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Mixin CommonOptions common;
+
+  @Option(names = "--configs", defaultValue = "vanilla,preempt,lowlat,preempt+lowlat", split = ",",
+      paramLabel = "LIST", description = "Kernel configurations. Default: ${DEFAULT-VALUE}.")
+  List<String> configs;
+
+  @Option(names = "--seeds", defaultValue = "1..10", paramLabel = "SEEDS",
+      description = "Seeds: a range A..B or a list A,B,C. Default: ${DEFAULT-VALUE}.")
+  String seeds;
+
+  @Option(names = "--workers", paramLabel = "N",
+      description = "Simulations run at once. Default: all cores.")
+  Integer workers;
+
+  @Override
+  public Integer call() {
+    if (spec.commandLine().getParseResult().hasMatchedOption("--seed")) {
+      throw new IllegalArgumentException("sweep takes --seeds (a range A..B or a list), not --seed");
+    }
+    List<Long> seedList = parseSeeds(seeds);
+    List<Experiment> es = new ArrayList<>();
+    for (String c : configs) {
+      for (long s : seedList) {
+        es.add(common.experiment(c.trim()).withSeed(s));
+      }
+    }
+    int w = workers == null ? Runtime.getRuntime().availableProcessors() : workers;
+    if (w < 1) {
+      throw new IllegalArgumentException("--workers must be at least 1, got " + w);
+    }
+    List<ConfigResult> results = Runs.runAll(es, w, common.quiet, spec.commandLine().getErr());
+    PrintWriter out = spec.commandLine().getOut();
+    Experiment base = es.get(0);
+    out.printf(Locale.ROOT, "kernel-lab sweep: %s on %d CPU%s, %s, HZ %d, %s each, seeds %s (%d runs)%n%n",
+        base.workload(), base.cpus(), base.cpus() == 1 ? "" : "s", base.scheduler(), base.hz(),
+        Durations.simulated(base.durationNs()), seeds, results.size());
+    out.printf(Locale.ROOT, "%-16s %-27s %-27s %-27s %s%n", "config", "max (min / median / max)",
+        "p99.9 (min / median / max)", "on-time % (min / med / max)", "worst run");
+    List<Object> summary = new ArrayList<>();
+    for (String c : configs) {
+      List<ConfigResult> rs = results.stream().filter(r -> r.experiment().config().equals(c.trim())).toList();
+      ConfigResult worst = rs.stream().max((a, b) -> Long.compare(latency(a).maxNs(), latency(b).maxNs())).orElseThrow();
+      out.printf(Locale.ROOT, "%-16s %-27s %-27s %-27s seed %d (%s)%n", c.trim(),
+          spread(rs, r -> latency(r).maxNs(), true), spread(rs, r -> latency(r).p999Ns(), true),
+          spread(rs, r -> latency(r).onTimePct(), false), worst.experiment().seed(),
+          Durations.latency(latency(worst).maxNs()));
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("config", c.trim());
+      m.put("max_us", stats(rs, r -> latency(r).maxNs() / 1e3));
+      m.put("p999_us", stats(rs, r -> latency(r).p999Ns() / 1e3));
+      m.put("avg_us", stats(rs, r -> latency(r).avgNs() / 1e3));
+      m.put("on_time_pct", stats(rs, r -> latency(r).onTimePct()));
+      m.put("worst_seed", worst.experiment().seed());
+      m.put("worst_replay", "kernel-lab explain --workload " + base.workload() + " --config " + c.trim()
+          + " --scheduler " + base.scheduler() + " --cpus " + base.cpus() + " --hz " + base.hz()
+          + " --duration " + common.duration + " --seed " + worst.experiment().seed());
+      summary.add(m);
+    }
+    out.println();
+    out.println("replay the worst run of a configuration: kernel-lab explain --config CONFIG --seed SEED"
+        + " (with the same --workload, --cpus, --duration)");
+    if (common.json != null) {
+      Map<String, Object> root = new LinkedHashMap<>();
+      root.put("workload", base.workload());
+      root.put("duration_s", base.durationNs() / 1e9);
+      root.put("scheduler", base.scheduler());
+      root.put("cpus", base.cpus());
+      root.put("hz", base.hz());
+      List<Object> cells = new ArrayList<>();
+      for (ConfigResult r : results) {
+        Map<String, Object> cell = JsonReport.result(r);
+        cell.put("seed", r.experiment().seed());
+        cell.put("workload", r.experiment().workload());
+        cell.put("scheduler", r.experiment().scheduler());
+        cell.put("cpus", r.experiment().cpus());
+        cells.add(cell);
+      }
+      root.put("cells", cells);
+      root.put("summary", summary);
+      Runs.writeFile(common.json, JsonReport.write(root), out);
+    }
+    return 0;
+  }
+
+  private static LatencySummary latency(ConfigResult r) {
+    return r.result().probes().get(0).latency();
+  }
+
+  /** More seeds than this is a typo, not a sweep: 10000 runs of a minute is a week of CPU. */
+  private static final int MAX_SEEDS = 10_000;
+
+  static List<Long> parseSeeds(String text) {
+    List<Long> out = new ArrayList<>();
+    try {
+      if (text.contains("..")) {
+        String[] ab = text.split("\\.\\.", -1);
+        long a = Long.parseLong(ab[0].trim());
+        long b = Long.parseLong(ab[1].trim());
+        if (b < a || b - a >= MAX_SEEDS) {
+          throw new IllegalArgumentException("--seeds " + text + ": the range must go up, at most " + MAX_SEEDS + " seeds");
+        }
+        for (long s = a; s <= b; s++) {
+          out.add(s);
+        }
+      } else {
+        for (String s : text.split(",", -1)) {
+          out.add(Long.parseLong(s.trim()));
+        }
+      }
+    } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+      throw new IllegalArgumentException("--seeds " + text + ": a range A..B or a list A,B,C of integers");
+    }
+    return out;
+  }
+
+  private static String spread(List<ConfigResult> rs, ToDoubleFunction<ConfigResult> f, boolean ns) {
+    double[] s = stats3(rs, f);
+    return ns
+        ? Durations.latency((long) s[0]) + " / " + Durations.latency((long) s[1]) + " / " + Durations.latency((long) s[2])
+        : String.format(Locale.ROOT, "%.2f / %.2f / %.2f", s[0], s[1], s[2]);
+  }
+
+  private static Map<String, Object> stats(List<ConfigResult> rs, ToDoubleFunction<ConfigResult> f) {
+    double[] s = stats3(rs, f);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("min", s[0]);
+    m.put("median", s[1]);
+    m.put("max", s[2]);
+    return m;
+  }
+
+  private static double[] stats3(List<ConfigResult> rs, ToDoubleFunction<ConfigResult> f) {
+    double[] v = rs.stream().mapToDouble(f).sorted().toArray();
+    double median = v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    return new double[] {v[0], median, v[v.length - 1]};
+  }
+}
