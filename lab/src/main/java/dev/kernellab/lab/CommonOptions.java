@@ -41,6 +41,17 @@ final class CommonOptions {
           + " like an oops (exit status 3).")
   boolean debugChecks;
 
+  /**
+   * The command line that reproduces a run of these options: {@code ./kernel-lab COMMAND},
+   * then {@code configOption} (e.g. {@code --configs vanilla,preempt}), then every option spelled
+   * out so that a changed default cannot change the replay.
+   */
+  String replay(String command, String configOption) {
+    return "./kernel-lab " + command + " --workload " + workload + " " + configOption + " --scheduler " + scheduler
+        + " --cpus " + cpus + " --hz " + hz + " --duration " + duration + " --seed " + seed
+        + (debugChecks ? " --debug-checks" : "");
+  }
+
   /** The experiment these options describe, under {@code config}. */
   Experiment experiment(String config) {
     return new Experiment(workload, config, scheduler, cpus, hz, Durations.parse(duration), seed, debugChecks);

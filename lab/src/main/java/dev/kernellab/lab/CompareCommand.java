@@ -33,6 +33,8 @@ final class CompareCommand implements Callable<Integer> {
 
   @Mixin CommonOptions common;
 
+  @Mixin ReportOptions report;
+
   @Option(names = "--configs", defaultValue = "vanilla,preempt,lowlat,preempt+lowlat", split = ",",
       paramLabel = "LIST",
       description = "Kernel configurations: vanilla, or patch names joined by '+'. Default: ${DEFAULT-VALUE}.")
@@ -54,12 +56,14 @@ final class CompareCommand implements Callable<Integer> {
     if (w < 1) {
       throw new IllegalArgumentException("--workers must be at least 1, got " + w);
     }
+    report.check();
     long wall0 = System.nanoTime();
     List<ConfigResult> results = Runs.runAll(es, w, common.quiet, err);
     print(es.get(0), results, out, System.nanoTime() - wall0, w);
     if (common.json != null) {
       Runs.writeFile(common.json, JsonReport.write(JsonReport.of(es.get(0), results)), out);
     }
+    report.write(es.get(0), results, common.replay("compare", "--configs " + String.join(",", configs)), out);
     return 0;
   }
 

@@ -13,7 +13,10 @@ import picocli.CommandLine.Command;
  * <pre>
  * kernel-lab compare                       the whitepaper's situation under the four kernels
  * kernel-lab run --config preempt+lowlat   one kernel, cyclictest-style
+ * kernel-lab compare --out report          the same, with histograms, charts and report.html
  * kernel-lab explain --worst 5             the five worst samples, broken down
+ * kernel-lab sweep --seeds 1..100          the spread over seeds, and the worst run to replay
+ * kernel-lab trace --config preempt        an ftrace-format trace around the worst sample
  * kernel-lab list workloads                what exists
  * </pre>
  *
@@ -80,6 +83,8 @@ public final class KernelLab implements Runnable {
 
   /** The command's entry point. */
   public static void main(String[] args) {
+    // the charts are drawn off screen: no display is needed, none is looked for
+    System.setProperty("java.awt.headless", "true");
     PrintWriter out = new PrintWriter(System.out, true);
     PrintWriter err = new PrintWriter(System.err, true);
     int code = commandLine(out, err).execute(args);

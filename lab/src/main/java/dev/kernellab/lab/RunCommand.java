@@ -28,6 +28,8 @@ final class RunCommand implements Callable<Integer> {
 
   @Mixin CommonOptions common;
 
+  @Mixin ReportOptions report;
+
   @Option(names = "--config", defaultValue = "vanilla", paramLabel = "CONFIG",
       description = "vanilla, or patch names joined by '+'. Default: ${DEFAULT-VALUE}.")
   String config;
@@ -36,6 +38,7 @@ final class RunCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     Experiment e = common.experiment(config);
+    report.check();
     ConfigResult r = Runs.runAll(List.of(e), 1, common.quiet, spec.commandLine().getErr()).get(0);
     ProbeResult p = r.result().probes().get(0);
     LatencySummary l = p.latency();
@@ -70,6 +73,7 @@ final class RunCommand implements Callable<Integer> {
     if (common.json != null) {
       Runs.writeFile(common.json, JsonReport.write(JsonReport.of(e, List.of(r))), out);
     }
+    report.write(e, List.of(r), common.replay("run", "--config " + config), out);
     return 0;
   }
 }

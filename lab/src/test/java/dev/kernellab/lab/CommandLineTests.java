@@ -106,6 +106,7 @@ class CommandLineTests {
       {"trace", "--config", "bogus"},
       {"trace", "--before", "-1ms"},
       {"sweep", "--seed", "3"},
+      {"compare", "--histogram", "0"},
     };
     for (String[] args : bad) {
       Outcome o = run(args);
@@ -171,6 +172,79 @@ class CommandLineTests {
     for (JsonNode e : events) {
       assertThat(e.has("name") && e.has("ph") && e.has("ts")).as(e.toString()).isTrue();
     }
+  }
+
+  @Test
+  void outWritesTheWholeReportAndItsHistogramCountsEverySample(@TempDir Path dir) throws Exception {
+    Path report = dir.resolve("report");
+    Outcome o = run("compare", "--duration", "1s", "--quiet", "--configs", "vanilla,preempt",
+        "--histogram", "2000", "--out", report.toString());
+    assertThat(o.code()).as(o.err()).isZero();
+    try (var files = Files.list(report)) {
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder(
+          "results.json", "histogram.txt", "realfeel-vanilla.hist", "realfeel-preempt.hist",
+          "latency-histogram.png", "latency-histogram.svg", "latency-over-time.png",
+          "latency-over-time.svg", "report.html");
+    }
+    JsonNode results = new ObjectMapper().readTree(report.resolve("results.json").toFile()).get("results");
+
+    java.util.List<String> hist = Files.readAllLines(report.resolve("histogram.txt"));
+    assertThat(hist.get(0)).isEqualTo("# Histogram");
+    assertThat(hist.get(1)).matches("000000 \\d{6}\t\\d{6}");
+    long[] binned = new long[2];
+    for (String l : hist.subList(1, 2001)) {
+      String[] f = l.split("\\s+");
+      binned[0] += Long.parseLong(f[1]);
+      binned[1] += Long.parseLong(f[2]);
+    }
+    String[] total = field(hist, "# Total:");
+    String[] overflows = field(hist, "# Histogram Overflows:");
+    String[] max = field(hist, "# Max Latencies:");
+    for (int c = 0; c < 2; c++) {
+      JsonNode latency = results.get(c).get("latency");
+      assertThat(Long.parseLong(total[c])).isEqualTo(binned[c]);
+      assertThat(binned[c] + Long.parseLong(overflows[c])).isEqualTo(latency.get("samples").asLong());
+      assertThat(Long.parseLong(max[c])).isEqualTo((long) latency.get("max_us").asDouble());
+    }
+    // vanilla's worst is beyond 2 ms: it overflows, and its cycle is listed
+    assertThat(Long.parseLong(overflows[0])).isPositive();
+    assertThat(hist).contains("# Histogram Overflow at cycle number:").anyMatch(l -> l.matches("# Thread 0: \\d{5}.*"));
+
+    assertThat(Files.readAllLines(report.resolve("realfeel-vanilla.hist"))).first().asString().matches("0\\.0 \\d+");
+    byte[] png = Files.readAllBytes(report.resolve("latency-histogram.png"));
+    assertThat(java.util.Arrays.copyOf(png, 4)).containsExactly(0x89, 'P', 'N', 'G');
+    String html = Files.readString(report.resolve("report.html"));
+    assertThat(html).contains("<svg", "./kernel-lab compare --workload stress --configs vanilla,preempt",
+        "--duration 1s --seed 1", "<h3>vanilla: ", "<h3>preempt: ")
+        // self-contained: nothing fetched (the SVG namespaces are names, not addresses)
+        .doesNotContain("src=\"http", "href=\"http", "url(http", "<link", "<script");
+  }
+
+  @Test
+  void outNeverTouchesADirectoryThatIsNotAReportAndReplacesAnEarlierOne(@TempDir Path dir) throws Exception {
+    Path other = Files.createDirectories(dir.resolve("mine"));
+    Files.writeString(other.resolve("notes.txt"), "keep");
+    Outcome refused = run("compare", "--duration", "1s", "--quiet", "--out", other.toString());
+    assertThat(refused.code()).isEqualTo(2);
+    assertThat(refused.err().strip()).startsWith("kernel-lab: --out").doesNotContain("\n", "Exception");
+    try (var files = Files.list(other)) {
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactly("notes.txt");
+    }
+
+    Path report = dir.resolve("report");
+    assertThat(run("run", "--duration", "1s", "--quiet", "--out", report.toString()).code()).isZero();
+    Files.writeString(report.resolve("stale.txt"), "from an earlier report");
+    assertThat(run("run", "--duration", "1s", "--quiet", "--config", "preempt", "--out", report.toString()).code()).isZero();
+    assertThat(report.resolve("stale.txt")).doesNotExist();
+    assertThat(Files.readString(report.resolve("report.html"))).contains("./kernel-lab run --workload stress --config preempt");
+    try (var files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("mine", "report");
+    }
+  }
+
+  private static String[] field(java.util.List<String> lines, String label) {
+    String line = lines.stream().filter(l -> l.startsWith(label)).findFirst().orElseThrow();
+    return line.substring(label.length()).trim().split(" ");
   }
 
   private static JsonNode worstOf(Outcome compare) throws Exception {

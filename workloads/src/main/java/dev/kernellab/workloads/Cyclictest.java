@@ -87,6 +87,7 @@ public final class Cyclictest {
 
   /** The figures so far. */
   public ProbeResult result() {
-    return new ProbeResult("cyclictest", latency.summary(), latency.worst(), null, null, List.of());
+    return new ProbeResult("cyclictest", latency.summary(), latency.worst(), null, null, List.of(),
+        latency.distribution());
   }
 }

@@ -1,14 +1,16 @@
 package dev.kernellab.workloads;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /**
- * The latency samples of one probe: an HdrHistogram of fixed memory (1 us resolution from 1 us
- * to 100 s, three significant digits), the exact count, sum, minimum and maximum, the number
- * that met the probe's deadline, and the identity (time, CPU) of the worst few so that a lab
- * can go back and explain them. Recording allocates nothing, however long the run.
+ * The latency samples of one probe: an HdrHistogram of fixed memory (from 1 us to 100 s, three
+ * significant digits: 0.5 us steps below 1 ms, 1 us below 2 ms, doubling with each doubling), the exact count, sum, minimum and maximum, the number
+ * that met the probe's deadline, the identity (time, CPU, sample number) of the worst few so
+ * that a lab can go back and explain them, and the worst sample of each stretch of time for a
+ * latency-over-time chart. Recording allocates nothing, however long the run.
  */
 public final class LatencyRecorder {
 
@@ -26,11 +28,17 @@ public final class LatencyRecorder {
   private final long[] worstNs = new long[WORST_KEPT];
   private final long[] worstAt = new long[WORST_KEPT];
   private final int[] worstCpu = new int[WORST_KEPT];
+  private final long[] worstCycle = new long[WORST_KEPT];
   private int worstSize;
+  // The worst sample of each slot of slotNs; when the run outgrows the slots, neighbours merge
+  // and slotNs doubles, so memory stays fixed and the chart keeps about SLOTS points.
+  private final long[] slotMaxNs = new long[LatencyDistribution.SLOTS];
+  private long slotNs = LatencyDistribution.FIRST_SLOT_NS;
 
   /** A recorder whose samples are on time when at most {@code deadlineNs}. */
   public LatencyRecorder(long deadlineNs) {
     this.deadlineNs = deadlineNs;
+    Arrays.fill(slotMaxNs, -1);
   }
 
   /** Records a latency of {@code latencyNs} seen at {@code atNs} on {@code cpu}. */
@@ -44,20 +52,37 @@ public final class LatencyRecorder {
     if (ns <= deadlineNs) {
       onTime++;
     }
-    keepIfWorst(ns, atNs, cpu);
+    keepIfWorst(ns, atNs, cpu, count - 1);
+    long at = Math.max(0, atNs);
+    while (at / slotNs >= slotMaxNs.length) {
+      mergeSlots();
+    }
+    int slot = (int) (at / slotNs);
+    slotMaxNs[slot] = Math.max(slotMaxNs[slot], ns);
   }
 
-  private void keepIfWorst(long ns, long at, int cpu) {
+  private void mergeSlots() {
+    int half = slotMaxNs.length / 2;
+    for (int i = 0; i < half; i++) {
+      slotMaxNs[i] = Math.max(slotMaxNs[2 * i], slotMaxNs[2 * i + 1]);
+    }
+    Arrays.fill(slotMaxNs, half, slotMaxNs.length, -1);
+    slotNs *= 2;
+  }
+
+  private void keepIfWorst(long ns, long at, int cpu, long cycle) {
     if (worstSize < WORST_KEPT) {
       int i = worstSize++;
       worstNs[i] = ns;
       worstAt[i] = at;
       worstCpu[i] = cpu;
+      worstCycle[i] = cycle;
       siftUp(i);
     } else if (ns > worstNs[0]) {
       worstNs[0] = ns;
       worstAt[0] = at;
       worstCpu[0] = cpu;
+      worstCycle[0] = cycle;
       siftDown(0);
     }
   }
@@ -102,6 +127,9 @@ public final class LatencyRecorder {
     int c = worstCpu[a];
     worstCpu[a] = worstCpu[b];
     worstCpu[b] = c;
+    long y = worstCycle[a];
+    worstCycle[a] = worstCycle[b];
+    worstCycle[b] = y;
   }
 
   /** Samples so far. */
@@ -129,24 +157,25 @@ public final class LatencyRecorder {
   public List<Sample> worst() {
     List<Sample> out = new ArrayList<>(worstSize);
     for (int i = 0; i < worstSize; i++) {
-      out.add(new Sample(worstNs[i], worstAt[i], worstCpu[i]));
+      out.add(new Sample(worstNs[i], worstAt[i], worstCpu[i], worstCycle[i]));
     }
     out.sort((a, b) -> a.latencyNs() != b.latencyNs()
         ? Long.compare(b.latencyNs(), a.latencyNs()) : Long.compare(a.atNs(), b.atNs()));
     return out;
   }
 
-  /** Counts per 1 us bucket from 0 to {@code buckets} - 1 us, and the overflow last. */
-  public long[] microsecondBuckets(int buckets) {
-    long[] out = new long[buckets + 1];
-    for (var v : histogram.recordedValues()) {
-      long us = v.getValueIteratedTo() / 1_000;
-      long n = v.getCountAtValueIteratedTo();
-      out[(int) Math.min(us, buckets)] += n;
-    }
-    return out;
+  /** A copy of the whole distribution so far: the histogram, the timeline, the worst samples. */
+  public LatencyDistribution distribution() {
+    return new LatencyDistribution(histogram.copy(), summary(), worst(), slotNs, slotMaxNs.clone());
   }
 
-  /** One latency sample with its identity. */
-  public record Sample(long latencyNs, long atNs, int cpu) {}
+  /**
+   * One latency sample with its identity.
+   *
+   * @param latencyNs the latency
+   * @param atNs when the sample was taken
+   * @param cpu the CPU it was taken on
+   * @param cycle its number among the probe's samples, from 0 (cyclictest's cycle count)
+   */
+  public record Sample(long latencyNs, long atNs, int cpu, long cycle) {}
 }

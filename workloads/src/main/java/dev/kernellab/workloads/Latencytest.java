@@ -166,6 +166,6 @@ final class Latencytest {
     for (int i = 0; i < byPhase.length; i++) {
       phases.add(new ProbeResult.PhaseResult(PHASES.get(i), byPhase[i].summary(), overruns[i]));
     }
-    return new ProbeResult("latencytest", all.summary(), all.worst(), null, null, phases);
+    return new ProbeResult("latencytest", all.summary(), all.worst(), null, null, phases, all.distribution());
   }
 }

@@ -13,6 +13,7 @@ import java.util.List;
  *     or null for probes that have none
  * @param realfeelBins realfeel's 0.1 ms histogram of {@code periodError}, or null
  * @param phases per-phase latency of a phased workload, in phase order (empty if none)
+ * @param distribution the whole distribution of {@code latency}: its histogram and timeline
  */
 public record ProbeResult(
     String name,
@@ -20,7 +21,8 @@ public record ProbeResult(
     List<LatencyRecorder.Sample> worst,
     LatencySummary periodError,
     RealfeelHistogram realfeelBins,
-    List<PhaseResult> phases) {
+    List<PhaseResult> phases,
+    LatencyDistribution distribution) {
 
   /** One phase's figures. */
   public record PhaseResult(String phase, LatencySummary latency, long overruns) {}

@@ -93,7 +93,8 @@ public final class Realfeel {
 
   /** The figures so far. */
   public ProbeResult result() {
-    return new ProbeResult("realfeel", latency.summary(), latency.worst(), periodError.summary(), bins, List.of());
+    return new ProbeResult("realfeel", latency.summary(), latency.worst(), periodError.summary(), bins, List.of(),
+        latency.distribution());
   }
 
   /** The latency recorder, for phased workloads and tests. */

@@ -7,6 +7,7 @@ import dev.kernellab.kernel.KernelBug;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.TaskState;
 import dev.kernellab.paths.Kernel24Paths;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -26,10 +27,22 @@ final class SoakRunner {
   static final long SLICE_NS = 1_000_000_000L;
 
   /**
-   * How long a task of the workload may go without CPU time before the soak calls it lost or
-   * starved: the loads sleep at most a few ms per pass, so five simulated seconds is a hang.
+   * How long a runnable task that is on no runqueue may go without CPU time before the soak
+   * calls it lost: nothing can pick it, so five simulated seconds is already a hang.
    */
   static final long STALL_NS = 5 * SLICE_NS;
+
+  /**
+   * How long any other task of the workload (queued, or asleep) may go without CPU time before
+   * the soak calls it starved. Much longer than {@link #STALL_NS} because O(1) lets a queued
+   * task wait a long time legally: in 2.5.5 kernel/sched.c a task that used up its slice goes
+   * to the expired array and every wake-up ({@code activate_task}) goes to the active one, so
+   * sleepers that keep waking keep the active array from emptying (EXPIRED_STARVING only stops
+   * expired interactive tasks from going back into active); and a task asleep on a pipe waits
+   * as long as its writer does. Under the stress load a CPU hog measured up to 10 s between
+   * runs in 60 s. A minute of waiting is a hang, whichever scheduler.
+   */
+  static final long STARVED_NS = 60 * SLICE_NS;
 
   private SoakRunner() {}
 
@@ -88,7 +101,8 @@ final class SoakRunner {
           if (!lastSeen.containsKey(comm) || lastSeen.get(comm) != seen) {
             lastSeen.put(comm, seen);
             lastRan.put(comm, t);
-          } else if (t - lastRan.get(comm) >= STALL_NS) {
+          } else if (t - lastRan.get(comm) >= STALL_NS
+              && (t - lastRan.get(comm) >= STARVED_NS || lost(k, task))) {
             return failed(sc, wall0, k, "task starved or lost",
                 task + " has not run for " + (t - lastRan.get(comm)) / 1_000_000 + " ms (state "
                     + task.state() + ", cpu " + task.cpu() + ", queued "
@@ -102,6 +116,11 @@ final class SoakRunner {
     } catch (RuntimeException | Error e) {
       return failed(sc, wall0, k, e.toString(), stack(e));
     }
+  }
+
+  /** Runnable, yet on no runqueue (the running task stays on its runqueue in both schedulers). */
+  private static boolean lost(Kernel k, Task task) {
+    return task.state() == TaskState.RUNNING && !k.scheduler().queuedTasks().contains(task);
   }
 
   private static Result failed(SoakCase sc, long wall0, Kernel k, String failure, String detail) {
