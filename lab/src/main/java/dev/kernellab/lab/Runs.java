@@ -41,6 +41,7 @@ final class Runs {
     Runtime.getRuntime().addShutdownHook(hook);
     AtomicLongArray progress = new AtomicLongArray(experiments.size());
     boolean show = !quiet && System.console() != null;
+    long wall0 = System.nanoTime();
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(workers, experiments.size())), r -> {
       Thread t = new Thread(r, "kernel-lab-run");
       t.setDaemon(true);
@@ -54,7 +55,7 @@ final class Runs {
         futures.add(pool.submit(() -> ExperimentRunner.run(e, null, stop::get, t -> {
           progress.set(index, t);
           if (show) {
-            showProgress(experiments, progress, err);
+            showProgress(experiments, progress, wall0, err);
           }
         })));
       }
@@ -73,7 +74,7 @@ final class Runs {
         }
       }
       if (show) {
-        err.print("\r" + " ".repeat(78) + "\r");
+        err.print("\r" + " ".repeat(100) + "\r");
         err.flush();
       }
       return out;
@@ -88,15 +89,29 @@ final class Runs {
     }
   }
 
-  private static synchronized void showProgress(List<Experiment> es, AtomicLongArray progress, PrintWriter err) {
+  /** Time before the progress line appears: a run shorter than this needs none. */
+  static final long PROGRESS_AFTER_NS = 2_000_000_000L;
+
+  private static synchronized void showProgress(List<Experiment> es, AtomicLongArray progress, long wall0,
+      PrintWriter err) {
+    long wall = System.nanoTime() - wall0;
+    if (wall < PROGRESS_AFTER_NS) {
+      return;
+    }
     long done = 0;
     long total = 0;
     for (int i = 0; i < es.size(); i++) {
       done += progress.get(i);
       total += es.get(i).durationNs();
     }
-    err.printf(Locale.ROOT, "\r%d configuration(s): %.1f of %.1f simulated s (%.0f%%)   ",
-        es.size(), done / 1e9, total / 1e9, 100.0 * done / total);
+    double factor = (double) done / wall;
+    long etaS = done == 0 ? 0 : (long) ((double) (total - done) / done * wall / 1e9);
+    int width = 24;
+    int filled = (int) (width * done / Math.max(1, total));
+    err.printf(Locale.ROOT, "\r[%s%s] %3.0f%%  %s of %s simulated  x%.0f real time  ETA %d:%02d   ",
+        "#".repeat(filled), " ".repeat(width - filled), 100.0 * done / total,
+        Durations.simulated(done - done % 1_000_000_000L), Durations.simulated(total), factor,
+        etaS / 60, etaS % 60);
     err.flush();
   }
 

@@ -149,6 +149,24 @@ class CommandLineTests {
   }
 
   @Test
+  void aSweepGivesTheSameCellsOnOneWorkerAsOnSeveral() throws Exception {
+    java.util.List<JsonNode> runs = new java.util.ArrayList<>();
+    for (String workers : new String[] {"1", "3"}) {
+      Outcome o = run("sweep", "--duration", "1s", "--quiet", "--configs", "vanilla,preempt", "--seeds", "4,5",
+          "--workers", workers, "--json", "-");
+      assertThat(o.code()).as(o.err()).isZero();
+      JsonNode cells = new ObjectMapper().readTree(o.out().substring(o.out().indexOf("{"))).get("cells");
+      for (JsonNode cell : cells) {
+        // the simulation's own cost (wall time, real-time factor) is the one thing that may differ
+        ((com.fasterxml.jackson.databind.node.ObjectNode) cell).remove("sim");
+      }
+      runs.add(cells);
+    }
+    assertThat(runs.get(0)).hasSize(4);
+    assertThat(runs.get(1)).isEqualTo(runs.get(0));
+  }
+
+  @Test
   void aTraceEndsAtTheWorstSampleAndCoversItsWindow(@TempDir Path dir) throws Exception {
     Path text = dir.resolve("trace.txt");
     Path chrome = dir.resolve("trace.json");

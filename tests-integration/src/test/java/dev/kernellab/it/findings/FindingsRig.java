@@ -1,0 +1,71 @@
+package dev.kernellab.it.findings;
+
+import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.Kernel;
+import dev.kernellab.kernel.KernelBuilder;
+import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.paths.Kernel24Paths;
+import dev.kernellab.workloads.ProbeResult;
+import dev.kernellab.workloads.Workload;
+import dev.kernellab.workloads.WorkloadResult;
+import dev.kernellab.workloads.Workloads;
+import java.util.List;
+
+/**
+ * Composes the kernel as {@code kernel-lab} does (the 2.4.17 catalog with its daemons, one
+ * scheduler, a patch set, one workload), with the {@link WorstSampleOracle} listening, and runs
+ * cells of the findings in parallel, each simulation on one thread.
+ */
+final class FindingsRig {
+
+  private FindingsRig() {}
+
+  /** One run: its coordinates and its command for {@code kernel-lab}. */
+  record Cell(String workload, String scheduler, String config, long seed, long durationNs) {
+    String replay() {
+      return "./kernel-lab run --workload " + workload + " --scheduler " + scheduler + " --config " + config
+          + " --seed " + seed + " --duration " + durationNs / 1_000_000_000L + "s";
+    }
+  }
+
+  /** What a cell gave: the workload's figures and the oracle's worst sample. */
+  record Outcome(Cell cell, WorkloadResult result, WorstSampleOracle.Culprit worst) {
+    ProbeResult probe() {
+      return result.probes().get(0);
+    }
+
+    long maxNs() {
+      return probe().latency().maxNs();
+    }
+
+    @Override
+    public String toString() {
+      return cell.config() + " seed " + cell.seed() + ": max " + maxNs() / 1000 + " us, " + worst;
+    }
+  }
+
+  static List<Outcome> runAll(List<Cell> cells) {
+    return cells.parallelStream().map(FindingsRig::run).toList();
+  }
+
+  static Outcome run(Cell c) {
+    Kernel24Paths paths = Kernel24Paths.withDefaults();
+    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor(), c.seed())
+        .scheduler(SchedulerProvider.create(c.scheduler()));
+    paths.install(b);
+    paths.installDaemons(b);
+    if (!c.config().equals("vanilla")) {
+      for (String patch : c.config().split("\\+")) {
+        paths.patch(b, patch);
+      }
+    }
+    Workload.Run run = Workloads.create(c.workload()).install(paths, b);
+    WorstSampleOracle oracle = new WorstSampleOracle(1);
+    b.tracer(oracle);
+    run.listen(oracle);
+    Kernel k = b.build();
+    run.start(k);
+    k.run(c.durationNs());
+    return new Outcome(c, run.result(k), oracle.worst());
+  }
+}
