@@ -6,20 +6,23 @@ import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBug;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.kernel.KernelCpu;
+import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.TaskState;
 import dev.kernellab.paths.Kernel24Paths;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 
 /**
  * Runs one {@link SoakCase}: composes the kernel (catalog, daemons, the case's scheduler and
  * patches, every debug check on), starts the workload, and runs it in one-second slices,
- * checking after each that the kernel's invariants hold and that the probe and every task of
- * the workload made progress. Any exception, kernel bug or failed check ends the run and is
- * reported with the case's coordinates.
+ * checking after each that the kernel's invariants hold, that the probe and every task of
+ * the workload made progress, and that no spinlock stays held without a release. Any exception,
+ * kernel bug or failed check ends the run and is reported with the case's coordinates.
  */
 final class SoakRunner {
 
@@ -72,6 +75,7 @@ final class SoakRunner {
       w.start(k);
       Map<String, Long> lastRan = new HashMap<>();
       Map<String, Long> lastSeen = new HashMap<>();
+      Map<SpinLock, long[]> heldAt = new IdentityHashMap<>();
       long lastProgress = -1;
       long progressAt = 0;
       for (long t = SLICE_NS; t <= sc.simulatedNs(); t += SLICE_NS) {
@@ -91,6 +95,10 @@ final class SoakRunner {
         } else if (t - progressAt >= STALL_NS) {
           return failed(sc, wall0, k, "no progress",
               "the workload's probe saw nothing for " + (t - progressAt) / 1_000_000 + " ms");
+        }
+        String leaked = leakedLock(k, t, heldAt);
+        if (leaked != null) {
+          return failed(sc, wall0, k, "lock never released", leaked);
         }
         for (String comm : w.mustRun()) {
           Task task = k.task(comm);
@@ -116,6 +124,33 @@ final class SoakRunner {
     } catch (RuntimeException | Error e) {
       return failed(sc, wall0, k, e.toString(), stack(e));
     }
+  }
+
+  /**
+   * A lock some CPU has held, without one release, since a check {@link #STALL_NS} ago: the
+   * longest hold of any path is milliseconds, so that is a lock a path forgot. {@code heldAt}
+   * keeps, per lock held at the last checks, its acquisition count and when it was first seen.
+   */
+  static String leakedLock(Kernel k, long now, Map<SpinLock, long[]> heldAt) {
+    Map<SpinLock, long[]> still = new IdentityHashMap<>();
+    for (int c = 0; c < k.cpuCount(); c++) {
+      KernelCpu cpu = k.cpu(c);
+      for (int i = 0; i < cpu.heldLockCount(); i++) {
+        SpinLock l = cpu.heldLock(i);
+        long[] seen = heldAt.get(l);
+        if (seen != null && seen[0] == l.acquisitions()) {
+          if (now - seen[1] >= STALL_NS) {
+            return l.name() + " held by cpu" + c + " since t=" + seen[1] + " ns with no release";
+          }
+          still.put(l, seen);
+        } else {
+          still.put(l, new long[] {l.acquisitions(), now});
+        }
+      }
+    }
+    heldAt.clear();
+    heldAt.putAll(still);
+    return null;
   }
 
   /** Runnable, yet on no runqueue (the running task stays on its runqueue in both schedulers). */
