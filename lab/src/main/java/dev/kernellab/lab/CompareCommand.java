@@ -26,6 +26,16 @@ import picocli.CommandLine.Model.CommandSpec;
           + " stress workload on one CPU, HZ 100, the 2.4 goodness scheduler, 60 simulated"
           + " seconds.",
       ""
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  kernel-lab compare                      the whitepaper's situation",
+      "  kernel-lab compare --duration 12h --out report",
+      "  kernel-lab compare --workload latencytest --scheduler o1",
+      "  kernel-lab compare --workload dbench --json -",
+      "",
+      "Exit status: 0 success; 2 bad usage; 3 a kernel bug (--debug-checks); 1 other."
     })
 final class CompareCommand implements Callable<Integer> {
 

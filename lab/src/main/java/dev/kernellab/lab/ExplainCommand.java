@@ -20,6 +20,14 @@ import picocli.CommandLine.Model.CommandSpec;
           + " in which kernel path and site, under which lock or preempt count), and the switch"
           + " back to user mode. The parts add up to the sample.",
       ""
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  kernel-lab explain --config preempt --worst 3",
+      "  kernel-lab explain --config lowlat --seed 17 --duration 10m",
+      "",
+      "Exit status: 0 success; 2 bad usage; 3 a kernel bug (--debug-checks); 1 other."
     })
 final class ExplainCommand implements Callable<Integer> {
 

@@ -21,6 +21,14 @@ import picocli.CommandLine.Model.CommandSpec;
           + " (T: thread, P: priority, I: interval, C: count, Min, Avg, Max in us), the"
           + " percentiles, the workload's counters, and its worst sample broken down.",
       ""
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  kernel-lab run --config preempt+lowlat",
+      "  kernel-lab run --workload cyclictest --cpus 2 --scheduler o1 --duration 10m",
+      "",
+      "Exit status: 0 success; 2 bad usage; 3 a kernel bug (--debug-checks); 1 other."
     })
 final class RunCommand implements Callable<Integer> {
 

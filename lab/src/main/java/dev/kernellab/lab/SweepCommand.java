@@ -25,6 +25,14 @@ import picocli.CommandLine.Model.CommandSpec;
           + " of its figures across seeds (min, median, max) and the coordinates of its worst run,"
           + " so that it can be replayed with kernel-lab explain.",
       ""
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  kernel-lab sweep --seeds 1..100 --duration 10m",
+      "  kernel-lab sweep --seeds 3,17,42 --configs lowlat --json sweep.json",
+      "",
+      "Exit status: 0 success; 2 bad usage; 3 a kernel bug (--debug-checks); 1 other."
     })
 final class SweepCommand implements Callable<Integer> {
 

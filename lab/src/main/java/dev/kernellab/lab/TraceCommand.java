@@ -23,6 +23,15 @@ import picocli.CommandLine.Model.CommandSpec;
           + " twice from the same seed, once to find it and once to write it. --all writes the"
           + " whole run.",
       ""
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  kernel-lab trace --config preempt -o trace.txt --chrome trace.json",
+      "  kernel-lab trace --config lowlat --duration 2s --all -o whole.txt",
+      "The text reads like ftrace's; open the JSON in ui.perfetto.dev.",
+      "",
+      "Exit status: 0 success; 2 bad usage; 3 a kernel bug (--debug-checks); 1 other."
     })
 final class TraceCommand implements Callable<Integer> {
 
