@@ -85,6 +85,7 @@ public final class Kernel implements SchedulerHost {
   private int thisCpu;
 
   final SpinLocks locks;
+  private long opsExecuted;
   final KernelChecks checks;
   final Interrupts interrupts;
   final KernelPath schedulePath;
@@ -430,6 +431,7 @@ public final class Kernel implements SchedulerHost {
           f.entered = true;
           tracer.pathEnter(now(), c.id, f.path);
         }
+        opsExecuted++;
         f.path.op(f.pc).exec(this, c, ctx, f);
       }
     } catch (KernelBug e) {
@@ -716,6 +718,11 @@ public final class Kernel implements SchedulerHost {
   /** The machine. */
   public Machine machine() {
     return machine;
+  }
+
+  /** Operations of kernel and user paths the interpreter has executed, all CPUs. */
+  public long opsExecuted() {
+    return opsExecuted;
   }
 
   /** The simulation. */

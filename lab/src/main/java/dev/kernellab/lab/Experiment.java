@@ -78,6 +78,11 @@ public record Experiment(
     return new Experiment(workload, c, scheduler, cpus, hz, durationNs, seed, debugChecks);
   }
 
+  /** The same run for another simulated time. */
+  public Experiment withDuration(long ns) {
+    return new Experiment(workload, config, scheduler, cpus, hz, ns, seed, debugChecks);
+  }
+
   /** The same run from another seed. */
   public Experiment withSeed(long s) {
     return new Experiment(workload, config, scheduler, cpus, hz, durationNs, s, debugChecks);

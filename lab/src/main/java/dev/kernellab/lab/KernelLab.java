@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
  * kernel-lab sweep --seeds 1..100          the spread over seeds, and the worst run to replay
  * kernel-lab trace --config preempt        an ftrace-format trace around the worst sample
  * kernel-lab list workloads                what exists
+ * kernel-lab bench                         how fast the simulator runs
  * </pre>
  *
  * <p>Exit status: 0 success, 2 bad usage (one line on stderr), 3 a kernel bug (printed like an
@@ -36,7 +37,7 @@ import picocli.CommandLine.Command;
       ""
     },
     subcommands = {CompareCommand.class, RunCommand.class, SweepCommand.class, ExplainCommand.class,
-        TraceCommand.class, ListCommand.class},
+        TraceCommand.class, ListCommand.class, BenchCommand.class},
     footer = {
       "",
       "Exit status: 0 success; 2 bad usage; 3 a kernel bug (an oops, with --debug-checks); 1 other errors."

@@ -176,7 +176,7 @@ final class WakeupLatencyTracer implements Tracer, SampleListener {
     waitHolderInUser = c.taskKernelPath() == null && !waitHolder.isIdle();
     waitHolderPreempt = PreemptCount.preemptDepth(waitHolder.preemptCount());
     slots = 0;
-    account(now, waitCpu);
+    startStretch(now, waitCpu);
   }
 
   @Override
@@ -197,19 +197,17 @@ final class WakeupLatencyTracer implements Tracer, SampleListener {
    * path that ran it (while the probe waits for that CPU), and the new one starts.
    */
   private void account(long now, int cpu) {
-    if (kernel == null || cpu >= stretchStart.length) {
+    // only the CPU the probe waits for is of interest, and only since the wake-up: the
+    // stretch before it belongs to the interrupt and its handler, which are parts of their own
+    if (kernel == null || cpu != waitCpu) {
       return;
     }
     long from = stretchStart[cpu];
     KernelPath top = lastTop[cpu];
     SpinLock lock = lastLock[cpu];
     Task task = lastTask[cpu];
-    KernelCpu c = kernel.cpu(cpu);
-    stretchStart[cpu] = now;
-    lastTop[cpu] = c.runningPath();
-    lastLock[cpu] = c.heldLockCount() > 0 ? c.heldLock(c.heldLockCount() - 1) : null;
-    lastTask[cpu] = c.current();
-    if (cpu != waitCpu || now <= from || top == null) {
+    startStretch(now, cpu);
+    if (now <= from || top == null) {
       return;
     }
     int i = 0;
@@ -231,6 +229,15 @@ final class WakeupLatencyTracer implements Tracer, SampleListener {
       slotLock[i] = lock;
     }
     slotTask[i] = task;
+  }
+
+  /** A stretch of {@code cpu} starts now, run by what runs there now. */
+  private void startStretch(long now, int cpu) {
+    KernelCpu c = kernel.cpu(cpu);
+    stretchStart[cpu] = now;
+    lastTop[cpu] = c.runningPath();
+    lastLock[cpu] = c.heldLockCount() > 0 ? c.heldLock(c.heldLockCount() - 1) : null;
+    lastTask[cpu] = c.current();
   }
 
   private int smallestSlot() {

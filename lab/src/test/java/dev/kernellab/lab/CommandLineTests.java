@@ -107,6 +107,8 @@ class CommandLineTests {
       {"trace", "--before", "-1ms"},
       {"sweep", "--seed", "3"},
       {"compare", "--histogram", "0"},
+      {"bench", "--workloads", "bogus"},
+      {"bench", "--configs", "vanilla+nope"},
     };
     for (String[] args : bad) {
       Outcome o = run(args);
@@ -164,6 +166,24 @@ class CommandLineTests {
     }
     assertThat(runs.get(0)).hasSize(4);
     assertThat(runs.get(1)).isEqualTo(runs.get(0));
+  }
+
+  @Test
+  void benchReportsTheModelsEventAndOperationRatesAndTheyAreTheSameEveryTime() {
+    java.util.List<String> rates = new java.util.ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      Outcome o = run("bench", "--duration", "1s", "--warmup", "100ms", "--configs", "vanilla,lowlat");
+      assertThat(o.code()).as(o.err()).isZero();
+      assertThat(o.out()).contains("yardstick: a bare heap of 1024 long keys holds at", "events/sim-s", "ops/sim-s");
+      java.util.List<String> rows = o.out().lines().filter(l -> l.startsWith("stress ")).toList();
+      assertThat(rows).hasSize(2);
+      // the model's figures (events and operations per simulated second) are deterministic;
+      // the machine's (ns per event, real-time factor, allocation, heap) are not compared
+      rates.add(rows.stream().map(l -> String.join(" ", java.util.Arrays.copyOf(l.trim().split("\\s+"), 4)))
+          .collect(java.util.stream.Collectors.joining("; ")));
+    }
+    assertThat(rates.get(1)).isEqualTo(rates.get(0));
+    assertThat(rates.get(0)).matches("stress vanilla [\\d,]+ [\\d,]+; stress lowlat [\\d,]+ [\\d,]+");
   }
 
   @Test

@@ -1,0 +1,197 @@
+package dev.kernellab.lab;
+
+import com.sun.management.ThreadMXBean;
+import dev.kernellab.kernel.Kernel;
+import dev.kernellab.workloads.Workloads;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code kernel-lab bench}: how fast the simulator runs each workload under each configuration,
+ * with a bare primitive heap's hold rate measured in the same process as the yardstick, so that
+ * the ratio stays meaningful on a noisy machine. Events and operations per simulated second are
+ * properties of the model (the same on every machine); the rest is this machine's.
+ */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Measures the simulator: for each workload and configuration, one run after a warm-up run"
+          + " (for the JIT), on this thread alone. Reports engine events and interpreter"
+          + " operations per simulated second (deterministic), wall ns per event and its ratio to"
+          + " a bare heap's hold operation, the real-time factor, the allocation rate and the"
+          + " peak heap.",
+      ""
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  kernel-lab bench                                    stress, the four kernels",
+      "  kernel-lab bench --workloads stress,dbench,latencytest,kbuild,idle,cyclictest",
+      "",
+      "Exit status: 0 success; 2 bad usage; 1 other."
+    })
+final class BenchCommand implements Callable<Integer> {
+
+  /** Keys in the yardstick heap: about the size of a loaded kernel's event queue. */
+  static final int HOLD_SIZE = 1024;
+  /** Hold operations of the yardstick per measurement. */
+  static final int HOLD_OPS = 20_000_000;
+
+  /** Where the yardstick's result goes, so that the JIT cannot drop the loop that made it. */
+  static volatile long blackhole;
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--workloads", defaultValue = "stress", split = ",", paramLabel = "LIST",
+      description = "Workloads to measure. Default: ${DEFAULT-VALUE}.")
+  List<String> workloads;
+
+  @Option(names = "--configs", defaultValue = "vanilla,preempt,lowlat,preempt+lowlat", split = ",",
+      paramLabel = "LIST", description = "Kernel configurations. Default: ${DEFAULT-VALUE}.")
+  List<String> configs;
+
+  @Option(names = "--scheduler", defaultValue = "goodness", paramLabel = "NAME",
+      description = "goodness or o1. Default: ${DEFAULT-VALUE}.")
+  String scheduler;
+
+  @Option(names = "--cpus", defaultValue = "1", paramLabel = "N", description = "CPUs. Default: ${DEFAULT-VALUE}.")
+  int cpus;
+
+  @Option(names = "--duration", defaultValue = "60s", paramLabel = "TIME",
+      description = "Simulated time of each measured run. Default: ${DEFAULT-VALUE}.")
+  String duration;
+
+  @Option(names = "--warmup", defaultValue = "10s", paramLabel = "TIME",
+      description = "Simulated time of the warm-up run before each measured one. Default: ${DEFAULT-VALUE}.")
+  String warmup;
+
+  /** One measured run. */
+  record Row(String workload, String config, long simulatedNs, long events, long ops, long wallNs,
+      long allocatedBytes, long peakHeapBytes) {
+
+    double eventsPerSimS() {
+      return events / (simulatedNs / 1e9);
+    }
+
+    double opsPerSimS() {
+      return ops / (simulatedNs / 1e9);
+    }
+
+    double nsPerEvent() {
+      return (double) wallNs / Math.max(1, events);
+    }
+
+    double realtimeFactor() {
+      return (double) simulatedNs / wallNs;
+    }
+
+    double allocMbPerWallS() {
+      return allocatedBytes / 1e6 / (wallNs / 1e9);
+    }
+  }
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    long durationNs = Durations.parse(duration);
+    long warmupNs = Durations.parse(warmup);
+    List<Experiment> es = new ArrayList<>();
+    for (String w : workloads) {
+      if (!Workloads.names().contains(w.trim())) {
+        throw new IllegalArgumentException("unknown workload '" + w + "' (one of " + String.join(", ", Workloads.names()) + ")");
+      }
+      for (String c : configs) {
+        es.add(new Experiment(w.trim(), c.trim(), scheduler, cpus, 100, durationNs, 1, false));
+      }
+    }
+    out.printf(Locale.ROOT, "kernel-lab bench: %s, %d CPU%s, HZ 100, seed 1, %s simulated per run after %s of warm-up%n",
+        scheduler, cpus, cpus == 1 ? "" : "s", Durations.simulated(durationNs), Durations.simulated(warmupNs));
+    double heapNs = holdNsPerOp();
+    out.printf(Locale.ROOT, "yardstick: a bare heap of %d long keys holds at %.1f ns per operation%n%n", HOLD_SIZE, heapNs);
+    out.printf(Locale.ROOT, "%-12s %-15s %12s %12s %9s %8s %10s %10s %9s%n", "workload", "config", "events/sim-s",
+        "ops/sim-s", "ns/event", "x heap", "real time", "alloc MB/s", "heap MB");
+    out.flush();
+    for (Experiment e : es) {
+      run(e.withDuration(warmupNs));
+      Row r = run(e);
+      out.printf(Locale.ROOT, "%-12s %-15s %,12.0f %,12.0f %9.1f %8.1f %9.1fx %10.2f %9.1f%n", r.workload(), r.config(),
+          r.eventsPerSimS(), r.opsPerSimS(), r.nsPerEvent(), r.nsPerEvent() / heapNs, r.realtimeFactor(),
+          r.allocMbPerWallS(), r.peakHeapBytes() / 1e6);
+      out.flush();
+    }
+    return 0;
+  }
+
+  /** Runs {@code e} on this thread, measuring its wall time, allocation and peak heap. */
+  static Row run(Experiment e) {
+    ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+    List<MemoryPoolMXBean> heap = ManagementFactory.getMemoryPoolMXBeans().stream()
+        .filter(p -> p.getType() == MemoryType.HEAP).toList();
+    System.gc();
+    heap.forEach(MemoryPoolMXBean::resetPeakUsage);
+    long alloc0 = threads.getCurrentThreadAllocatedBytes();
+    long wall0 = System.nanoTime();
+    ExperimentRunner.Composed c = ExperimentRunner.compose(e, null);
+    Kernel k = c.kernel();
+    k.run(e.durationNs());
+    long wall = System.nanoTime() - wall0;
+    long alloc = threads.getCurrentThreadAllocatedBytes() - alloc0;
+    long peak = heap.stream().mapToLong(p -> p.getPeakUsage().getUsed()).sum();
+    return new Row(e.workload(), e.config(), k.now(), k.simulation().eventsFired(), k.opsExecuted(), wall, alloc, peak);
+  }
+
+  /**
+   * The hold model on a bare binary heap of {@code long} keys (pop the earliest, push it back
+   * later by an exponential increment): the least work an event queue can do per event.
+   */
+  static double holdNsPerOp() {
+    SplittableRandom r = new SplittableRandom(1);
+    long[] increments = new long[1 << 16];
+    for (int i = 0; i < increments.length; i++) {
+      increments[i] = (long) (-Math.log(1 - r.nextDouble()) * 1_000.0);
+    }
+    long[] heap = new long[HOLD_SIZE];
+    for (int i = 0; i < HOLD_SIZE; i++) {
+      heap[i] = increments[i];
+    }
+    java.util.Arrays.sort(heap);
+    double best = Double.MAX_VALUE;
+    long sink = 0;
+    for (int round = 0; round < 3; round++) {
+      long t0 = System.nanoTime();
+      for (int op = 0; op < HOLD_OPS; op++) {
+        long v = heap[0] + increments[op & (increments.length - 1)];
+        int i = 0;
+        while (true) {
+          int l = 2 * i + 1;
+          if (l >= HOLD_SIZE) {
+            break;
+          }
+          int m = l + 1 < HOLD_SIZE && heap[l + 1] < heap[l] ? l + 1 : l;
+          if (heap[m] >= v) {
+            break;
+          }
+          heap[i] = heap[m];
+          i = m;
+        }
+        heap[i] = v;
+      }
+      sink += heap[0];
+      best = Math.min(best, (double) (System.nanoTime() - t0) / HOLD_OPS);
+    }
+    blackhole = sink;
+    return best;
+  }
+}
