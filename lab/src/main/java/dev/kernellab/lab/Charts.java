@@ -41,7 +41,23 @@ final class Charts {
   private Charts() {}
 
   /** A chart in both formats. */
-  record Chart(byte[] png, String svg) {}
+  static final class Chart {
+    private final byte[] png;
+    private final String svg;
+
+    Chart(byte[] png, String svg) {
+      this.png = png.clone();
+      this.svg = svg;
+    }
+
+    byte[] png() {
+      return png.clone();
+    }
+
+    String svg() {
+      return svg;
+    }
+  }
 
   /** The latency histogram of each configuration. */
   static Chart histogram(String title, List<String> names, List<LatencyDistribution> ds) {

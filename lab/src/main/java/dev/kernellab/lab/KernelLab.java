@@ -1,7 +1,9 @@
 package dev.kernellab.lab;
 
 import dev.kernellab.kernel.KernelBug;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -86,8 +88,9 @@ public final class KernelLab implements Runnable {
   public static void main(String[] args) {
     // the charts are drawn off screen: no display is needed, none is looked for
     System.setProperty("java.awt.headless", "true");
-    PrintWriter out = new PrintWriter(System.out, true);
-    PrintWriter err = new PrintWriter(System.err, true);
+    // the terminal's own encoding, said out loud
+    PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()), true);
+    PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true);
     int code = commandLine(out, err).execute(args);
     out.flush();
     err.flush();

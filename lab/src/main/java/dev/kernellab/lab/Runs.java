@@ -40,7 +40,7 @@ final class Runs {
     }, "kernel-lab-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     AtomicLongArray progress = new AtomicLongArray(experiments.size());
-    boolean show = !quiet && System.console() != null;
+    boolean show = !quiet && isTerminal();
     long wall0 = System.nanoTime();
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(workers, experiments.size())), r -> {
       Thread t = new Thread(r, "kernel-lab-run");
@@ -87,6 +87,12 @@ final class Runs {
         // the JVM is already exiting on Ctrl-C: the hook waits for `done`, counted down above
       }
     }
+  }
+
+  /** True if standard input and output are a terminal (Java 17: the console exists only then). */
+  @SuppressWarnings("SystemConsoleNull") // this project builds for 17, where the test is exact
+  private static boolean isTerminal() {
+    return System.console() != null;
   }
 
   /** Time before the progress line appears: a run shorter than this needs none. */

@@ -179,7 +179,7 @@ class CommandLineTests {
       assertThat(rows).hasSize(2);
       // the model's figures (events and operations per simulated second) are deterministic;
       // the machine's (ns per event, real-time factor, allocation, heap) are not compared
-      rates.add(rows.stream().map(l -> String.join(" ", java.util.Arrays.copyOf(l.trim().split("\\s+"), 4)))
+      rates.add(rows.stream().map(l -> String.join(" ", java.util.Arrays.copyOf(l.trim().split("\\s+", -1), 4)))
           .collect(java.util.stream.Collectors.joining("; ")));
     }
     assertThat(rates.get(1)).isEqualTo(rates.get(0));

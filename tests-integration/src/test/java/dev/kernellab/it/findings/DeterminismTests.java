@@ -86,7 +86,7 @@ class DeterminismTests {
         .scheduler(SchedulerProvider.create(scheduler));
     paths.install(b);
     paths.installDaemons(b);
-    for (String patch : config.split("\\+")) {
+    for (String patch : config.split("\\+", -1)) {
       paths.patch(b, patch);
     }
     Workload.Run run = Workloads.create("stress").install(paths, b);

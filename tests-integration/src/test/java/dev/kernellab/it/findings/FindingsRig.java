@@ -55,7 +55,7 @@ final class FindingsRig {
     paths.install(b);
     paths.installDaemons(b);
     if (!c.config().equals("vanilla")) {
-      for (String patch : c.config().split("\\+")) {
+      for (String patch : c.config().split("\\+", -1)) {
         paths.patch(b, patch);
       }
     }

@@ -27,8 +27,8 @@ final class WorstSampleOracle implements Tracer, SampleListener {
   record Culprit(long latencyNs, long atNs, int cpu, String path, long pathNs, String lock, long lockNs) {}
 
   private final CpuTimeline[] cpus;
-  private final Map<Task, Deque<String>> paths = new IdentityHashMap<>();
-  private final Map<Task, Deque<String>> locks = new IdentityHashMap<>();
+  private final IdentityHashMap<Task, Deque<String>> paths = new IdentityHashMap<>();
+  private final IdentityHashMap<Task, Deque<String>> locks = new IdentityHashMap<>();
   private Culprit worst;
 
   WorstSampleOracle(int cpuCount) {

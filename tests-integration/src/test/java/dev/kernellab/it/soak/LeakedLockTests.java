@@ -11,7 +11,6 @@ import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.TaskSpec;
 import java.util.IdentityHashMap;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class LeakedLockTests {
@@ -34,7 +33,7 @@ class LeakedLockTests {
   void aLockHeldWithoutAReleaseForFiveSecondsIsReportedAndOneTakenAgainAndAgainIsNot() {
     SpinLock forgotten = SpinLock.spin("forgotten");
     Kernel k = holding(forgotten, 60_000 * MS);
-    Map<SpinLock, long[]> heldAt = new IdentityHashMap<>();
+    IdentityHashMap<SpinLock, long[]> heldAt = new IdentityHashMap<>();
     String report = null;
     long t = 0;
     while (report == null && t < 20_000 * MS) {
@@ -47,7 +46,7 @@ class LeakedLockTests {
 
     SpinLock busy = SpinLock.spin("busy");
     Kernel k2 = holding(busy, 999 * MS);
-    Map<SpinLock, long[]> heldAt2 = new IdentityHashMap<>();
+    IdentityHashMap<SpinLock, long[]> heldAt2 = new IdentityHashMap<>();
     for (long u = SoakRunner.SLICE_NS; u <= 20_000 * MS; u += SoakRunner.SLICE_NS) {
       k2.run(u);
       assertThat(SoakRunner.leakedLock(k2, u, heldAt2)).as("at %d", u).isNull();

@@ -75,7 +75,7 @@ final class SoakRunner {
       w.start(k);
       Map<String, Long> lastRan = new HashMap<>();
       Map<String, Long> lastSeen = new HashMap<>();
-      Map<SpinLock, long[]> heldAt = new IdentityHashMap<>();
+      IdentityHashMap<SpinLock, long[]> heldAt = new IdentityHashMap<>();
       long lastProgress = -1;
       long progressAt = 0;
       for (long t = SLICE_NS; t <= sc.simulatedNs(); t += SLICE_NS) {
@@ -131,8 +131,8 @@ final class SoakRunner {
    * longest hold of any path is milliseconds, so that is a lock a path forgot. {@code heldAt}
    * keeps, per lock held at the last checks, its acquisition count and when it was first seen.
    */
-  static String leakedLock(Kernel k, long now, Map<SpinLock, long[]> heldAt) {
-    Map<SpinLock, long[]> still = new IdentityHashMap<>();
+  static String leakedLock(Kernel k, long now, IdentityHashMap<SpinLock, long[]> heldAt) {
+    IdentityHashMap<SpinLock, long[]> still = new IdentityHashMap<>();
     for (int c = 0; c < k.cpuCount(); c++) {
       KernelCpu cpu = k.cpu(c);
       for (int i = 0; i < cpu.heldLockCount(); i++) {
