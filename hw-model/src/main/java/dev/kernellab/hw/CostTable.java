@@ -60,7 +60,7 @@ public record CostTable(
     }
   }
 
-  /** Every cost zero: the machine of the hand-worked scenarios. */
+  /** Every cost zero: the machine of the hand-worked scenarios (docs/golden-scenarios.md). */
   public static CostTable zero() {
     return new CostTable(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
   }
@@ -68,13 +68,14 @@ public record CostTable(
   /**
    * A ~800 MHz Pentium III desktop of 2002 with local/IO-APIC.
    *
-   * <p>Sources (reference preempt-lowlat-hw.md section 5.6): lmbench on a 790 MHz machine under
-   * 2.5.62 (A. Marathe, LKML 21 Feb 2003) for the null syscall (0.44-0.46 us), the 2-process
-   * 0 KB context switch (1.30-1.50 us) and the L1/L2/memory latencies (3.8 / 8.9 / ~175 ns).
-   * Interrupt entry and exit: estimate of 1-2 us total with an APIC (2-5 us with an 8259A),
-   * section 5.6 [recall/estimate]. IPI delivery: 1-3 us estimate, section 5.3 [model]. PIT
-   * read: three ISA port accesses at ~0.5-1 us each, section 5.1 [recall]. TSC read: ~33 cycles
-   * at 800 MHz, an assumption said out loud.
+   * <p>Sources (summarised in docs/hardware-and-costs.md): lmbench on a 790 MHz machine under
+   * 2.5.62 (A. Marathe, "[BENCHMARK] 2.5.62 Lmbench performance", LKML 21 Feb 2003) for the
+   * null syscall (0.44-0.46 us), the 2-process 0 KB context switch (1.30-1.50 us) and the
+   * L1/L2/memory latencies (3.8 / 8.9 / ~175 ns). Interrupt entry and exit: estimate of 1-2 us
+   * total with an APIC (2-5 us with an 8259A), not measured. IPI delivery: 1-3 us, an estimate.
+   * PIT read: three ISA port accesses (2.4.17 arch/i386/kernel/time.c do_slow_gettimeoffset():
+   * the latch command and two reads of port 0x40) at ~0.5-1 us each, a recalled figure. TSC
+   * read: ~33 cycles at 800 MHz, an assumption said out loud.
    */
   public static CostTable pentium3At800MHz() {
     return new CostTable(

@@ -3,8 +3,8 @@ package dev.kernellab.hw;
 /**
  * Physical parameters of an IDE disk and its interface mode.
  *
- * <p>Defaults ({@link #ata7200rpm()}) are a 7200 rpm ATA drive of 2000-2002, reference
- * preempt-lowlat-hw.md section 5.7.
+ * <p>Defaults ({@link #ata7200rpm()}) are a 7200 rpm ATA drive of 2000-2002 (IBM Deskstar
+ * 75GXP/40GV specification and recalled figures; docs/hardware-and-costs.md, IDE disk).
  *
  * @param cylinders addressable cylinders (seek distances are in cylinders)
  * @param sectorsPerCylinder 512-byte sectors per cylinder (all heads), for LBA to cylinder

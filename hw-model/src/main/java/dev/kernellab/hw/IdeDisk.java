@@ -18,7 +18,7 @@ import java.util.SplittableRandom;
  *
  * <p>In PIO mode the data still has to be copied by the CPU ({@link DiskSpec#pioCopyNs}); that
  * is the kernel's work, with interrupts masked unless {@link DiskSpec#unmaskIrq()}.
- * Parameters: reference preempt-lowlat-hw.md section 5.7.
+ * Parameters: docs/hardware-and-costs.md, IDE disk.
  */
 public final class IdeDisk {
 

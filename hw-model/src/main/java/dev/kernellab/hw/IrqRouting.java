@@ -5,7 +5,8 @@ package dev.kernellab.hw;
  *
  * <p>2.4 programmed every IO-APIC entry for "lowest priority" delivery to all online CPUs, but
  * many chipsets of the time delivered nearly everything to CPU 0, which is what motivated Ingo
- * Molnar's irqbalance patch in 2002 (reference section 5.3). {@link #ALL_TO_CPU0} is therefore
+ * Molnar's irqbalance patch in 2002 (2.4.17 arch/i386/kernel/io_apic.c setup_IO_APIC_irqs();
+ * docs/hardware-and-costs.md, Interrupt routing and IPIs). {@link #ALL_TO_CPU0} is therefore
  * the default; {@link #ROUND_ROBIN} approximates a chipset that honoured lowest-priority mode.
  */
 public enum IrqRouting {

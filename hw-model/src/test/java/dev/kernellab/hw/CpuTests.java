@@ -42,7 +42,7 @@ class CpuTests {
     assertThat(cpu.computeNs()).isEqualTo(5_100_000);
   }
 
-  /** The property behind scenario S5: cli holds an interrupt exactly until sti. */
+  /** The property behind docs/golden-scenarios.md S5: cli holds an interrupt exactly until sti. */
   @Test
   void anInterruptRaisedWithInterruptsOffIsDeliveredExactlyWhenTheyComeBackOn() {
     qt().withFixedSeed(5)

@@ -74,7 +74,7 @@ class IdeDiskProperties {
       long b = r.nextLong(spec.cylinders());
       sum += spec.seekNs(Math.abs(a - b));
     }
-    // IBM 75GXP class: average read seek ~8.5-9 ms (reference section 5.7).
+    // IBM 75GXP class: average read seek ~8.5-9 ms (docs/hardware-and-costs.md, IDE disk).
     assertThat(sum / n).isBetween(8_000_000.0, 9_200_000.0);
   }
 

@@ -4,8 +4,9 @@ package dev.kernellab.kernel;
  * The layout of {@code preempt_count} and the predicates built on it.
  *
  * <p>Models include/asm-i386/hardirq.h and include/linux/preempt.h of later 2.5 (the layout
- * that folded the hardirq and softirq counters into {@code preempt_count}; reference
- * preempt-lowlat-hw.md section 1.2):
+ * that folded the hardirq and softirq counters into {@code preempt_count}: include/asm-i386/
+ * hardirq.h of the 2.5 history tree at commit 0a879177a568; the count's nesting rules are
+ * those of Love's preempt-kernel-rml-2.4.17-1.patch, include/linux/spinlock.h):
  *
  * <pre>
  *   31       27 26 25 24 23            16 15             8 7              0

@@ -15,7 +15,10 @@ public interface SchedulerHost {
   /** Timer frequency (HZ). */
   int hz();
 
-  /** {@code jiffies}: ticks since boot, starting at 1 (see sched-o1.md 2.5 on jiffies 0). */
+  /**
+   * {@code jiffies}: ticks since boot, starting at 1 (2.5.5 kernel/timer.c starts it at 0, and
+   * kernel/sched.c's EXPIRED_STARVING reads an expired_timestamp of 0 as "none").
+   */
   long jiffies();
 
   /** Simulated time, ns. */

@@ -8,7 +8,10 @@ import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
 import org.junit.jupiter.api.Test;
 
-/** Scenarios S3, S4, S8 (sites), PREEMPT_ACTIVE, softirq on irq exit, spinning on SMP. */
+/**
+ * Scenarios S3, S4, S8 (sites), PREEMPT_ACTIVE, softirq on irq exit, spinning on SMP, of
+ * docs/golden-scenarios.md.
+ */
 class InterpreterScenarioMoreTests {
 
   private static final long MS = 1_000_000;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 /**
- * The execution model on the hand-worked scenarios of shared/SCENARIOS.md, with the test
+ * The execution model on the hand-worked scenarios of docs/golden-scenarios.md, with the test
  * scheduler and a stand-in preemption model: these pin the interpreter (where preemption can
  * happen, when a pending interrupt is taken); the full matrix with the real schedulers and
  * patches is in tests-integration.

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The machine of the hand-worked scenarios (shared/SCENARIOS.md): a probe P (SCHED_FIFO 99)
+ * The machine of the hand-worked scenarios (docs/golden-scenarios.md): a probe P (SCHED_FIFO 99)
  * asleep in {@code read()} on the RTC, a SCHED_OTHER task B that enters kernel path K at
  * t = 0, and one RTC interrupt asserted at {@code t_irq} whose handler wakes P. Latency = P
  * back in user mode minus the assertion instant. Published in the test-jar for the preempt,

@@ -4,10 +4,11 @@ package dev.kernellab.paths;
  * The per-operation costs that the catalog's path lengths are built from, for an ~800 MHz
  * Pentium III of 2002 (the machine of {@code CostTable.pentium3At800MHz()}).
  *
- * <p>Each constant says where it comes from: an lmbench figure of reference
- * preempt-lowlat-hw.md section 5.6 (A. Marathe, 790 MHz, LKML 21 Feb 2003), a per-site figure
- * of sections 2.5 and 4.3, a datasheet, or an assumption said out loud. Nothing here is
- * derived from the headline latencies of the 2002 reports, which the model must predict.
+ * <p>Each constant says where it comes from: an lmbench figure (A. Marathe, "[BENCHMARK] 2.5.62
+ * Lmbench performance", 790 MHz, LKML 21 Feb 2003; docs/hardware-and-costs.md, lmbench costs),
+ * a per-site figure published on LKML (named where used), a datasheet, or an assumption said
+ * out loud. Nothing here is derived from the headline latencies of the 2002 reports, which the
+ * model must predict.
  */
 public final class Calibration {
 
@@ -31,7 +32,7 @@ public final class Calibration {
   /**
    * Copying one 4 KiB page between user and kernel space (copy_to_user / copy_from_user of an
    * uncached page). Assumption: ~400 MB/s memcpy bandwidth on a PC133 PIII-800, 10 us a page;
-   * the reference has no bandwidth figure.
+   * the lmbench run above has no bandwidth figure.
    */
   public static final long COPY_PAGE_NS = 10_000;
 
@@ -62,8 +63,8 @@ public final class Calibration {
   public static final long PTE_TEST_NS = 60;
 
   /**
-   * One ISA port access (CMOS_READ of the RTC, the PIT latch). Reference section 5.1: ~0.5-1 us
-   * [recall]; 0.75 us taken.
+   * One ISA port access (CMOS_READ of the RTC, the PIT latch): ~0.5-1 us, a recalled figure
+   * (docs/hardware-and-costs.md, PIT); 0.75 us taken.
    */
   public static final long ISA_PORT_NS = 750;
 

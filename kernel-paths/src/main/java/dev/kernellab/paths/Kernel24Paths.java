@@ -32,7 +32,7 @@ import java.util.List;
  * {@link KernelPath}s with their locks, named loop {@link Site}s and calibrated lengths.
  *
  * <p>Models the paths of Linux 2.4.17 that the loads of the 2001-2002 latency debate exercise
- * (reference preempt-lowlat-hw.md section 2.3 lists them by the patch that touched them).
+ * (docs/lowlatency-sites.md lists them by the patch that touched them).
  *
  * <p>A catalog belongs to one kernel: its locks carry holder state and statistics, its drivers
  * hold wait queues and counters. Make one per kernel, install its drivers on that kernel's
@@ -50,8 +50,9 @@ import java.util.List;
 public final class Kernel24Paths {
 
   /**
-   * Sites where vanilla 2.4.17 already tests need_resched (reference 2.3, "Already in vanilla
-   * 2.4.17"); the ksoftirqd loop is kernel-core's.
+   * Sites where vanilla 2.4.17 already tests need_resched (the 2.4.17 tree's mm/filemap.c,
+   * mm/swapfile.c and mm/vmscan.c; docs/lowlatency-sites.md, Vanilla 2.4.17); the ksoftirqd
+   * loop is kernel-core's.
    */
   public static final List<Site> VANILLA_RESCHED_SITES =
       List.of(

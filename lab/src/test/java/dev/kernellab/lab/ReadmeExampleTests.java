@@ -2,30 +2,60 @@ package dev.kernellab.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kernellab.hw.MachineSpec;
-import dev.kernellab.kernel.Kernel;
-import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.paths.Kernel24Paths;
-import dev.kernellab.workloads.LatencySummary;
-import dev.kernellab.workloads.Workload;
-import dev.kernellab.workloads.Workloads;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** The README's "a kernel in a few lines", as written there (one simulated second here). */
+/**
+ * The README's "Use as a library" program, taken from the README itself, compiled against the
+ * project's jars and run: the text a user copies cannot rot.
+ */
 class ReadmeExampleTests {
 
+  static String example() throws Exception {
+    String readme = Files.readString(Path.of("..", "README.md"));
+    int section = readme.indexOf("## Use as a library");
+    assertThat(section).as("the README's library section").isNotNegative();
+    int start = readme.indexOf("```java\n", section) + "```java\n".length();
+    int end = readme.indexOf("```", start);
+    return readme.substring(start, end);
+  }
+
   @Test
-  void theReadmeExampleRuns() {
-    Kernel24Paths paths = Kernel24Paths.withDefaults();
-    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor(), 42).scheduler("o1");
-    paths.install(b);
-    paths.installDaemons(b);
-    b.patch("preempt").patch("lowlat");
-    Workload.Run run = Workloads.create("stress").install(paths, b);
-    Kernel k = b.build();
-    run.start(k);
-    k.run(1_000_000_000L);
-    LatencySummary l = run.result(k).probes().get(0).latency();
-    assertThat(l.samples()).isPositive();
+  void theReadmesLibraryExampleCompilesAndPrintsRealfeelsHistogram(@TempDir Path dir) throws Exception {
+    String source = example();
+    assertThat(source).contains("public class Example", "import dev.kernellab.");
+    Path file = dir.resolve("Example.java");
+    Files.writeString(file, source, StandardCharsets.UTF_8);
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
+    int rc = javac.run(null, diagnostics, diagnostics, "--release", "17", "-cp", System.getProperty("java.class.path"),
+        "-d", dir.toString(), file.toString());
+    assertThat(rc).as(diagnostics.toString(StandardCharsets.UTF_8)).isZero();
+
+    PrintStream saved = System.out;
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader())) {
+      System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+      loader.loadClass("Example").getMethod("main", String[].class).invoke(null, (Object) new String[0]);
+    } finally {
+      System.setOut(saved);
+    }
+    List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+    assertThat(lines.get(0)).matches("\\d+ samples, avg \\d+ us, p99\\.9 \\d+ us, max \\d+ us");
+    // 2048 Hz for ten seconds on a kernel that keeps up: about 20480 samples, in the buckets
+    long samples = Long.parseLong(lines.get(0).split(" ", -1)[0]);
+    assertThat(samples).isBetween(19_000L, 20_600L);
+    long counted = lines.stream().skip(1).mapToLong(l -> Long.parseLong(l.trim().replaceAll(".*\\s", ""))).sum();
+    assertThat(counted).isEqualTo(samples);
   }
 }

@@ -49,7 +49,8 @@ public final class LowLatencyPatch implements CatalogPatch {
    * touched. A chunked walk (zap_page_range) drops its lock at every chunk, due or not. condReschedLock releases the lock through the
    * kernel's normal unlock, so preempt_count drops and, with the preempt patch, the break is
    * itself a preemption point: the two patches compose without knowing each other, and the
-   * break shortens the preempt-off region (reference 0, "combined").
+   * break shortens the preempt-off region (docs/golden-scenarios.md, the four configurations:
+   * "both").
    */
 
   /** The name the patch is registered under. */

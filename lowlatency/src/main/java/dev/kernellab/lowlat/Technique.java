@@ -2,7 +2,7 @@ package dev.kernellab.lowlat;
 
 /**
  * What the low-latency patch inserts at a site (include/linux/low-latency.h, Morton's 2.4
- * patch; reference preempt-lowlat-hw.md section 2.2).
+ * patch; docs/lowlatency-sites.md, Mechanism).
  */
 public enum Technique {
   /**

@@ -12,7 +12,9 @@ import dev.kernellab.paths.mm.Filemap;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A conditional_schedule site (S4 of SCENARIOS.md at do_generic_file_read's page loop). */
+/**
+ * A conditional_schedule site (docs/golden-scenarios.md S4 at do_generic_file_read's page loop).
+ */
 class ConditionalScheduleTests {
 
   private static final long US = 1_000;

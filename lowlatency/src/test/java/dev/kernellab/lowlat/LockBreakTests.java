@@ -14,7 +14,10 @@ import dev.kernellab.paths.mm.Memory;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Lock breaks: S3 of SCENARIOS.md on catalog sites, every element visited once, composition. */
+/**
+ * Lock breaks: docs/golden-scenarios.md S3 on catalog sites, every element visited once,
+ * composition.
+ */
 class LockBreakTests {
 
   private static final long US = 1_000;

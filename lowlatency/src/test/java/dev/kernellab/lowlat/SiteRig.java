@@ -11,7 +11,7 @@ import dev.kernellab.paths.Kernel24Paths;
 import java.util.List;
 
 /**
- * The scenario machine of shared/SCENARIOS.md (kernel-core's {@link RtcProbeRig}: probe P
+ * The scenario machine of docs/golden-scenarios.md (kernel-core's {@link RtcProbeRig}: probe P
  * FIFO 99 asleep on the RTC, task B in kernel path K, costs zero) with K a loop at a catalog
  * site, so the patch's hooks apply to it.
  */

@@ -8,7 +8,10 @@ import dev.kernellab.paths.net.Net;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** S8 of SCENARIOS.md: a site the patch does not touch is the same in every configuration. */
+/**
+ * docs/golden-scenarios.md S8: a site the patch does not touch is the same in every
+ * configuration.
+ */
 class UntouchedSiteTests {
 
   private static final long US = 1_000;

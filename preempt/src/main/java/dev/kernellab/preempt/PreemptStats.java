@@ -11,10 +11,11 @@ import java.util.List;
  * during which {@code preempt_count} was non-zero, with the path (and loop site) that made it
  * non-zero and the one that brought it back to zero.
  *
- * <p>Models CONFIG_PREEMPT_TIMES (people/rml/preempt-stats, preempt-stats-rml-2.4.17-2;
- * reference preempt-lowlat-hw.md section 3.4), which instrumented the lock/unlock and
- * preempt_disable/enable points and showed the 20 worst in {@code /proc/latencytimes}. This is
- * what users asked that tool for: which kernel code keeps preemption off longest.
+ * <p>Models CONFIG_PREEMPT_TIMES (Robert Love's and MontaVista's preempt-stats patch,
+ * kernel.org people/rml/preempt-stats/v2.4/preempt-stats-rml-2.4.17-2.patch), which
+ * instrumented the lock/unlock and preempt_disable/enable points and showed the 20 worst in
+ * {@code /proc/latencytimes}. This is what users asked that tool for: which kernel code keeps
+ * preemption off longest.
  *
  * <pre>{@code
  * PreemptStats stats = new PreemptStats();

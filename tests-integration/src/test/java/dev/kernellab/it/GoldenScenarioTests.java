@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 8: the execution model against the answers of shared/SCENARIOS.md, to the nanosecond,
+ * The execution model against the answers of docs/golden-scenarios.md, to the nanosecond,
  * on every registered scheduler (the table says the answers are the same for both) and in the
  * four configurations; then with the default cost table, the ordering of the configurations
  * and the size of the difference.

@@ -6,7 +6,7 @@ import dev.kernellab.kernel.SpinLock;
 import java.util.List;
 
 /**
- * The hand-worked machines of shared/SCENARIOS.md: what B's kernel path K does from t = 0,
+ * The hand-worked machines of docs/golden-scenarios.md: what B's kernel path K does from t = 0,
  * when the RTC interrupt is asserted, and P's latency in each configuration.
  */
 final class GoldenScenarios {

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 6: the preempt patch with each real scheduler, on UP and on SMP. On SMP, P and B are
+ * The preempt patch with each real scheduler, on UP and on SMP. On SMP, P and B are
  * both pinned to CPU 1 while the RTC interrupt goes to CPU 0, so the preemption request travels
  * as a reschedule IPI and is acted on at that IPI's return into B's kernel code, or at B's
  * unlock.

@@ -20,8 +20,9 @@ final class ScenarioRunner {
   private ScenarioRunner() {}
 
   /**
-   * The low-latency patch of the scenario table: at site S a conditional schedule, or a lock
-   * break of L every iteration; S8's loop sits at T, which the table does not name.
+   * The low-latency patch of the scenario table (docs/golden-scenarios.md): at site S a
+   * conditional schedule, or a lock break of L every iteration; S8's loop sits at T, which the
+   * table does not name.
    */
   static List<PatchedSite> lowlatTable(GoldenScenarios.Scenario s) {
     return switch (s.hook()) {

@@ -17,13 +17,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The SMP wake-up placement scenario of shared/SCENARIOS.md: two CPUs, the RTC routed to CPU 0,
- * P (SCHED_FIFO 99, allowed everywhere) last ran on CPU 1, CPU 1 runs B (pinned there) in a
- * 5 ms kernel path, CPU 0 is idle; the RTC interrupt comes at 1 ms. Zero costs.
+ * The SMP wake-up placement scenario of docs/golden-scenarios.md: two CPUs, the RTC routed to
+ * CPU 0, P (SCHED_FIFO 99, allowed everywhere) last ran on CPU 1, CPU 1 runs B (pinned there)
+ * in a 5 ms kernel path, CPU 0 is idle; the RTC interrupt comes at 1 ms. Zero costs.
  *
  * <ul>
  *   <li><b>O(1), vanilla: 4 ms.</b> {@code try_to_wake_up} never chooses a CPU: P goes back to
- *       the runqueue of the CPU it last ran on (sched-o1.md 3.6 step 1), and {@code
+ *       the runqueue of the CPU it last ran on (2.5.5 kernel/sched.c), and {@code
  *       resched_task} flags CPU 1's current and sends it a reschedule IPI. The IPI's return path
  *       goes back into B's kernel code, where vanilla does not preempt; P runs when B returns
  *       to user mode at 5 ms, although CPU 0 idled all along (no idle rebalance tick falls in
@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  *   <li><b>2.4 goodness, either: 0.</b> {@code reschedule_idle} first tries P's last CPU (busy),
  *       then looks for an idle CPU it may run on: CPU 0, the very CPU taking the interrupt, whose
  *       idle task gets need_resched without an IPI; the idle loop schedules P on CPU 0 as the
- *       interrupt returns (sched-o1.md 4.5).
+ *       interrupt returns (2.4.17 kernel/sched.c).
  * </ul>
  */
 class SmpWakeupPlacementTests {

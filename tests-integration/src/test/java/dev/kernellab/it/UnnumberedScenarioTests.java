@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The scenarios of shared/SCENARIOS.md that pin behaviour without a single number: softirqs on
+ * The scenarios of docs/golden-scenarios.md that pin behaviour without a single number: softirqs on
  * interrupt exit, and spinning on SMP (PREEMPT_ACTIVE and SMP wake-up placement have classes of
  * their own), on every registered scheduler.
  */

@@ -26,8 +26,9 @@ public final class Block {
    * Each buffer goes through __make_request: io_request_lock with interrupts off, a scan of
    * the queue for a merge (elevator_linus_merge walks it from the tail, up to the whole queue
    * of nr_requests = 128 in 2.4.17 for small memory), then the unlock. The low-latency patch
-   * put a conditional_schedule in submit_bh, between buffers (reference 2.3). The model then
-   * sleeps once for the merged request (kernel-core's diskIo).
+   * put a conditional_schedule in submit_bh, between buffers (its drivers/block/ll_rw_blk.c
+   * hunk; docs/lowlatency-sites.md). The model then sleeps once for the merged request
+   * (kernel-core's diskIo).
    */
 
   /** The per-buffer loop of ll_rw_block: the site of the patch's submit_bh hunk. */
@@ -87,6 +88,6 @@ public final class Block {
         "ide_intr (kernel-core)", listingOnly, List.of("irqs off unless hdparm -u1"),
         0, 3_947_000,
         "PIO without DMA: 128 sectors copied in the handler (DMA: no copy)",
-        "ATA PIO mode 4 16.6 MB/s (DiskSpec); reference 5.4 and 5.7");
+        "ATA PIO mode 4 16.6 MB/s (DiskSpec); docs/hardware-and-costs.md, cli/sti and IDE disk");
   }
 }

@@ -26,11 +26,11 @@ public final class Rtc {
   /*
    * Implementation overview
    *
-   * rtc_interrupt, registered SA_INTERRUPT (interrupts stay off), takes rtc_lock, adds 0x100
-   * to rtc_irq_data (the count of periods since the last read lives in the upper bits, so a
-   * slow reader loses nothing, reference 3.2), reads register C to acknowledge, and wakes
-   * rtc_wait. rtc_read sleeps until rtc_irq_data is non-zero, then takes and clears it under
-   * spin_lock_irq(rtc_lock) and put_user()s it.
+   * rtc_interrupt, registered SA_INTERRUPT (interrupts stay off), takes rtc_lock, adds 0x100 to
+   * rtc_irq_data (the count of periods since the last read lives in the upper bits, so a slow
+   * reader loses nothing: 2.4.17 drivers/char/rtc.c rtc_interrupt()), reads register C to
+   * acknowledge, and wakes rtc_wait. rtc_read sleeps until rtc_irq_data is non-zero, then takes and
+   * clears it under spin_lock_irq(rtc_lock) and put_user()s it.
    */
 
   /** RTC_IRQ: the MC146818's ISA line 8. */
@@ -115,7 +115,7 @@ public final class Rtc {
         new CatalogEntry(
             "rtc_interrupt", rtcInterrupt, List.of("irqs off (SA_INTERRUPT)", "rtc_lock"),
             CMOS_READ_NS, CMOS_READ_NS, "none: fixed",
-            "two ISA port accesses at ~0.75 us (reference 5.1, recall)"),
+            "two ISA port accesses at ~0.75 us (recalled; docs/hardware-and-costs.md, PIT)"),
         new CatalogEntry(
             "rtc_read", read, List.of("rtc_lock (irq)"), READ_TAIL_NS, READ_TAIL_NS,
             "none: fixed (the sleep is not CPU time)", "assumption"));

@@ -30,8 +30,9 @@ public final class Buffer {
    * ones; it drops the lock and submits them. Under a writeback storm most of the dirty list
    * is in flight, so the skipped part is what makes the lock-held stretch long: its count is
    * PathParams.dirtyListSkipped. bdflush runs batches when balance_dirty wakes it; kupdate
-   * every 5 s (bdf_prm interval, reference 5.7). fsync_buffers_list and invalidate_bdev walk a
-   * whole inode's or device's buffers with the lock held; the low-latency patch breaks both.
+   * every 5 s (2.4.17 fs/buffer.c bdf_prm interval). fsync_buffers_list and invalidate_bdev
+   * walk a whole inode's or device's buffers with the lock held; the low-latency patch breaks
+   * both.
    *
    * The model waits for each batch's I/O (kernel-core's diskIo submits and sleeps), where
    * bdflush in fact returns to write more and blocks only in get_request_wait when the queue
@@ -55,7 +56,7 @@ public final class Buffer {
   public static final int NRSYNC = 32;
   /** Taking one buffer for the batch (lock, clear dirty, refile): assumption, 2 DRAM misses. */
   public static final long COLLECT_BH_NS = 2 * MEMORY_MISS_NS;
-  /** kupdate's wake-up interval: bdf_prm interval 5 s (2.4.17 default, reference 5.7). */
+  /** kupdate's wake-up interval: bdf_prm interval 5 s (2.4.17 fs/buffer.c default, 5*HZ). */
   public static final long KUPDATE_INTERVAL_NS = 5_000_000_000L;
   /** sync_supers + sync_unlocked_inodes' fixed part under the BKL: assumption, 20 us. */
   public static final long SYNC_SUPERS_NS = 20_000;

@@ -8,7 +8,8 @@ import java.util.List;
  * Models fs/super.c {@code do_umount()} (2.4.17) as far as latency goes: it sheds every cached
  * object of the filesystem, each walk with its own lock, one after the other.
  *
- * <p>Morton's list of remaining latency sources (reference 2.4) names umount and automounters:
+ * <p>Morton's list of remaining latency sources (docs/lowlatency-sites.md, Remaining latency
+ * sources; "2.5.54-mm3", LKML 4 Jan 2003) names umount and automounters:
  * a rare path whose walks are long because the caches are big.
  */
 public final class Super {

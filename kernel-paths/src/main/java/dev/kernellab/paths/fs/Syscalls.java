@@ -20,8 +20,8 @@ public final class Syscalls {
    * Everything here is microseconds long; these paths matter to latency only through their
    * number (return to user mode is where vanilla reschedules, so frequent short system calls
    * make a vanilla kernel responsive) and through d_lookup's short dcache_lock holds. Lengths
-   * are assumptions scaled from lmbench's null call (0.45 us, reference 5.6): lmbench's
-   * stat/open-close figures are not in the reference.
+   * are assumptions scaled from lmbench's null call (0.45 us; A. Marathe, "[BENCHMARK] 2.5.62
+   * Lmbench performance", LKML 21 Feb 2003): that run's stat/open-close figures are not used.
    */
 
   /** link_path_walk's per-component loop. */

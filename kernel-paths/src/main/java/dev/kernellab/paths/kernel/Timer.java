@@ -42,6 +42,6 @@ public final class Timer {
         new CatalogEntry(
             "timer_interrupt (kernel-core)", listing, List.of("irqs off (SA_INTERRUPT)"),
             pitReadNs, pitReadNs, "none; the timer softirq it raises runs the timer list",
-            "PIT latch read, CostTable.pitReadNs (reference 5.1)"));
+            "PIT latch read, CostTable.pitReadNs (docs/hardware-and-costs.md, PIT)"));
   }
 }

@@ -47,7 +47,10 @@ public final class Filemap {
    * (fs/buffer.c bdf_prm nfract 30 %, nfract_sync 60 %). Without one (catalog users who run no
    * workload) the lengths and the miss and throttle chances come from PathParams.
    *
-   * [1] reference 2.3, mm/filemap.c rows. [2] reference 2.3, "Already in vanilla 2.4.17".
+   * [1] Morton's low-latency patch for 2.4, mm/filemap.c hunks (2.4.32 copy, iPodLinux/
+   * linux-2.4.32-ipod commit 5264fa3d; docs/lowlatency-sites.md, Sites). [2] 2.4.17
+   * mm/filemap.c truncate_list_pages() and invalidate_list_pages2() (docs/lowlatency-sites.md,
+   * Vanilla 2.4.17).
    */
 
   /** The per-page loop of a read. */
@@ -277,6 +280,6 @@ public final class Filemap {
             Quantiles.typical(params.truncatePages()) * INVALIDATE_PAGE_NS,
             Quantiles.tail(params.truncatePages()) * INVALIDATE_PAGE_NS,
             "vanilla already breaks the lock when need_resched is set",
-            "525 ns/page (assumption); vanilla point per reference 2.3"));
+            "525 ns/page (assumption); vanilla point: 2.4.17 invalidate_list_pages2()"));
   }
 }

@@ -42,7 +42,7 @@ public final class Memory {
    * data and bss of the program and of each shared library, the stack) and, for a big one,
    * one large anonymous or heap vma that holds nearly all its pages.
    *
-   * The low-latency patch splits each zap into chunks of 256 pages (reference section 2.3);
+   * The low-latency patch splits each zap into chunks of 256 pages (MAX_ZAP_BYTES) [1];
    * here the per-pte loop is the site and the patch's chunked lock drop does the chunking.
    * copy_page_range at fork no 2002 patch touched: a fork of a big process is a
    * non-preemptible stretch in every configuration.
@@ -52,9 +52,10 @@ public final class Memory {
    * nested parent lock (taken per 1024-pte table) is folded into the child's; mmap_sem is not
    * modelled.
    *
-   * References: [1] reference preempt-lowlat-hw.md 2.3 (ll patch hunks of mm/memory.c and
-   * mm/mmap.c); [2] Love, "[PATCH] low-latency zap_page_range", LKML 20 Jul 2002 (10-20 ms
-   * hold); [3] lmbench fork 260-335 us (reference 5.6).
+   * References: [1] Morton's low-latency patch for 2.4, mm/memory.c and mm/mmap.c hunks (2.4.32
+   * copy, iPodLinux/linux-2.4.32-ipod commit 5264fa3d; docs/lowlatency-sites.md); [2] Love,
+   * "[PATCH] low-latency zap_page_range", LKML 20 Jul 2002 (10-20 ms hold); [3] lmbench fork
+   * 260-335 us (A. Marathe, "[BENCHMARK] 2.5.62 Lmbench performance", LKML 21 Feb 2003).
    */
 
   /** The pte loop of zap_page_range; the low-latency patch chunks it. */

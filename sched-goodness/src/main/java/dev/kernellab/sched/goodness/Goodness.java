@@ -18,7 +18,8 @@ import java.util.Objects;
  * int w = Goodness.goodness(p, cpu, activeMm, smp);  // 1000 + rt_priority for RT tasks
  * }</pre>
  *
- * <p>Reference: sched-o1.md section 4.3; preempt-lowlat-hw.md section 5.1.
+ * <p>Reference: 2.4.17 kernel/sched.c {@code goodness()}, {@code preemption_goodness()}, and
+ * the UP branch of {@code reschedule_idle()} that compares them.
  */
 public final class Goodness {
 

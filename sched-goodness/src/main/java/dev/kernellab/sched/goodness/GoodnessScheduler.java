@@ -28,7 +28,8 @@ import java.util.List;
  *
  * <p>{@link #nrRunning(int)} splits the global {@code nr_running} by CPU: a queued task counts
  * for its {@code processor} when it was queued or last picked, so the CPUs sum to the list
- * length. Reference: sched-o1.md section 4; preempt-lowlat-hw.md section 5.1.
+ * length. Reference: 2.4.17 kernel/sched.c (the functions above); its invariants are
+ * docs/scheduler-invariants.md 17.
  */
 public final class GoodnessScheduler implements Scheduler {
 

@@ -12,7 +12,9 @@ package dev.kernellab.sched.goodness;
  * int cap = GoodnessTunables.MAX_COUNTER(100);          // 20 ticks
  * }</pre>
  *
- * <p>Reference: sched-o1.md section 4.2; preempt-lowlat-hw.md section 5.1.
+ * <p>Reference: 2.4.17 kernel/sched.c {@code TICK_SCALE}, {@code NICE_TO_TICKS}; 2.4.17
+ * include/linux/sched.h {@code DEF_COUNTER}, {@code MAX_COUNTER}; include/asm-i386/param.h
+ * {@code HZ}.
  */
 public final class GoodnessTunables {
 
@@ -24,7 +26,8 @@ public final class GoodnessTunables {
    * divides by 4, and each doubling of HZ doubles the scale.
    * NICE_TO_TICKS adds one so that even nice 19 gets a tick. The epoch recalculation
    * counter = counter / 2 + NICE_TO_TICKS(nice) has the fixed point 2 * NICE_TO_TICKS - 1 or
-   * 2 * NICE_TO_TICKS, which is why sleepers' credit stays bounded (invariant 17).
+   * 2 * NICE_TO_TICKS, which is why sleepers' credit stays bounded
+   * (docs/scheduler-invariants.md 17).
    *
    * The cost constants at the bottom are not kernel constants: they are what this model charges
    * for the work the C code does, stated as loads of the machine's cost table.
@@ -109,7 +112,7 @@ public final class GoodnessTunables {
   }
 
   /**
-   * The bound of sched-o1.md invariant 17 on a task's counter at a fixed nice:
+   * The bound of docs/scheduler-invariants.md 17 on a task's counter at a fixed nice:
    * max(MAX_COUNTER, 2 * NICE_TO_TICKS(nice)).
    */
   public static int counterBound(int nice, int hz) {

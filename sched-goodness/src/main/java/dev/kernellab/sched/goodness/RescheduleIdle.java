@@ -12,7 +12,7 @@ import dev.kernellab.kernel.Task;
  * ({@code send_now_idle}: the idle loop watches the flag; {@link SchedulerHost#reschedule(int)}),
  * to a busy CPU always ({@link SchedulerHost#rescheduleAndInterrupt(int)}).
  *
- * <p>Reference: sched-o1.md section 4.5.
+ * <p>Reference: 2.4.17 kernel/sched.c {@code reschedule_idle()}, {@code try_to_wake_up()}.
  */
 final class RescheduleIdle {
 

@@ -13,7 +13,8 @@ import dev.kernellab.kernel.TaskState;
  * epoch recalculation, and {@code __schedule_tail()} (2.4.17); and what that work costs.
  *
  * <p>Called with no lock held; takes runqueue_lock as schedule() does, and drops it around
- * the recalculation (which runs under tasklist_lock in C). Reference: sched-o1.md section 4.4.
+ * the recalculation (which runs under tasklist_lock in C). Reference: 2.4.17 kernel/sched.c
+ * {@code schedule()}, {@code __schedule_tail()}.
  */
 final class ScheduleLoop {
 

@@ -9,9 +9,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Invariant 17 of sched-o1.md section 5 over random stories (spawn, fork, block, wake, ticks
- * with returns to user mode, schedule, exit, yield, nice, setscheduler, affinity), on 1, 2 and
- * 4 CPUs:
+ * Invariant 17 of docs/scheduler-invariants.md over random stories (spawn, fork, block, wake,
+ * ticks with returns to user mode, schedule, exit, yield, nice, setscheduler, affinity), on 1, 2
+ * and 4 CPUs:
  *
  * <ul>
  *   <li>0 &lt;= counter &lt;= max(MAX_COUNTER, 2 * NICE_TO_TICKS(nice)) after every step;

@@ -8,7 +8,7 @@ import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.TestTasks;
 import org.junit.jupiter.api.Test;
 
-/** Every term of goodness() (sched-o1.md section 4.3), one at a time. */
+/** Every term of goodness() (2.4.17 kernel/sched.c), one at a time. */
 class GoodnessTests {
 
   private static Task task(StandaloneSchedulerHost h, int pid, SchedPolicy policy, int rt, int nice,

@@ -11,7 +11,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The 2.4.17 tuning knobs, against the table of sched-o1.md section 4.2. */
+/**
+ * The 2.4.17 tuning knobs (kernel/sched.c NICE_TO_TICKS, include/linux/sched.h DEF_COUNTER and
+ * MAX_COUNTER), against values worked out by hand from those macros.
+ */
 class GoodnessTunablesTests {
 
   @ParameterizedTest(name = "nice {0} -> {1} ticks")

@@ -14,9 +14,10 @@ import java.util.Objects;
 
 /**
  * A {@link GoodnessScheduler} with an obviously correct reference beside it: every pick is
- * recomputed from the formulas of sched-o1.md section 4 over the queued tasks in list order,
- * and every wake-up on UP is held to preempt-lowlat-hw.md section 5.1's rule. Used by the
- * property tests; counts the checks it made so a property can show it was not vacuous.
+ * recomputed from the formulas of 2.4.17 kernel/sched.c goodness() and schedule() over the
+ * queued tasks in list order, and every wake-up on UP is held to the rule of the UP branch of
+ * reschedule_idle() (preemption_goodness() &gt; 0). Used by the property tests; counts the
+ * checks it made so a property can show it was not vacuous.
  */
 final class ReferenceCheckedScheduler extends ForwardingScheduler {
 
@@ -38,7 +39,7 @@ final class ReferenceCheckedScheduler extends ForwardingScheduler {
     this.real = real;
   }
 
-  /** The reference goodness(): written from the specification, not from Goodness. */
+  /** The reference goodness(): written from 2.4.17 kernel/sched.c, not from Goodness. */
   int referenceGoodness(Task p, int cpu) {
     return p.isIdle() ? referenceGoodness(p, cpu, 0, false)
         : referenceGoodness(p, cpu, GoodnessEntity.of(p).counter(), false);

@@ -8,7 +8,7 @@ import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.TestTasks;
 import org.junit.jupiter.api.Test;
 
-/** Where reschedule_idle() sends a runnable task on SMP (sched-o1.md section 4.5). */
+/** Where reschedule_idle() sends a runnable task on SMP (2.4.17 kernel/sched.c). */
 class RescheduleIdleTests {
 
   private static StandaloneSchedulerHost boot(int cpus) {

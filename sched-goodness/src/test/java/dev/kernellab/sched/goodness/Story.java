@@ -13,8 +13,9 @@ import java.util.List;
 /**
  * Random stories for the 2.4 scheduler's properties: a list of actions, each valid in any state
  * (an action that does not apply is skipped), run on a {@link StandaloneSchedulerHost} over a
- * {@link ReferenceCheckedScheduler}, with invariant 17's counter bounds checked after every
- * step. Actions decode from ints so that QuickTheories shrinks a failure to a short story.
+ * {@link ReferenceCheckedScheduler}, with the counter bounds of docs/scheduler-invariants.md 17
+ * checked after every step. Actions decode from ints so that QuickTheories shrinks a failure to
+ * a short story.
  */
 final class Story {
 

@@ -8,7 +8,8 @@ import static org.quicktheories.generators.SourceDSL.lists;
 import org.junit.jupiter.api.Test;
 
 /**
- * The 2.4 wake-up preemption rule on UP (preempt-lowlat-hw.md section 5.1): after a wake-up
+ * The 2.4 wake-up preemption rule on UP (2.4.17 kernel/sched.c reschedule_idle(), UP branch;
+ * docs/hardware-and-costs.md, PIT and the tick): after a wake-up
  * (try_to_wake_up, or a new task's first wake-up) the current task has need_resched set iff
  * goodness(woken) - goodness(current) &gt; 0, or it was set already. Over random stories.
  *

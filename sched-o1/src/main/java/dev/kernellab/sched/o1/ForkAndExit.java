@@ -20,9 +20,10 @@ final class ForkAndExit {
    * child = (parent + 1) / 2, parent = parent / 2. A parent left with 0 gets 1 and an immediate
    * scheduler_tick(0, 0), which expires it on the spot. The child inherits sleep_avg minus
    * CHILD_PENALTY and starts on the forking CPU's active array; the parent asks to be
-   * rescheduled "to let the child run first". R does not requeue the parent, so if the parent
+   * rescheduled "to let the child run first". 2.5.5 does not requeue the parent, so if the parent
    * heads the best list it is picked again: the child runs first only with a strictly better
-   * prio (sched-o1.md 3.7; mid-2002 kernels queued the child just ahead of the parent).
+   * prio (2.5.5 kernel/fork.c do_fork() and kernel/sched.c wake_up_forked_process(); mid-2002
+   * kernels queued the child just ahead of the parent).
    *
    * Reaping returns the child's unused slice to the reaper (capped at MAX_TIMESLICE) and, if
    * the child was the bigger CPU hog, pulls the reaper's sleep_avg toward the child's with

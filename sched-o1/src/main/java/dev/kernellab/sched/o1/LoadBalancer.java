@@ -24,9 +24,9 @@ final class LoadBalancer {
    * 3. Busy callers need imbalance = (max_load - mine) / 2 >= (max_load + 3) / 4, about 25 %.
    * 4. Source: busiest's expired array first (cache-cold, will not run soon), then its active
    *    array. Priorities are searched best first, RT included (2.5.3 started at 128).
-   * 5. At each priority only the TAIL task is examined. R starts at head->prev and, when that
+   * 5. At each priority only the TAIL task is examined. 2.5.5 starts at head->prev and, when that
    *    task may not move, steps to ->next, which from the tail is the list head, so it moves on
-   *    to the next priority. This is R's tail-only bug, fixed in 2.5.27; modelled as written.
+   *    to the next priority. This is 2.5.5's tail-only bug, fixed in 2.5.27; modelled as written.
    * 6. At most one task per idle call; a busy call may take a second, from the active array,
    *    only after its first came from the expired array.
    *

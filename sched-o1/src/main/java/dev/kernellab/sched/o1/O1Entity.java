@@ -8,7 +8,7 @@ import dev.kernellab.kernel.Task;
  * K3): {@code prio}, {@code static_prio}, {@code sleep_avg}, {@code sleep_timestamp},
  * {@code time_slice}, {@code array} and the {@code run_list} node.
  *
- * <p>R keeps no nice field: nice is {@code static_prio - 120}. The {@code run_list} node is
+ * <p>2.5.5 keeps no nice field: nice is {@code static_prio - 120}. The {@code run_list} node is
  * intrusive ({@link #next}, {@link #prev}), so queueing a task never allocates.
  */
 public final class O1Entity extends SchedEntity {
@@ -23,7 +23,7 @@ public final class O1Entity extends SchedEntity {
   O1Entity prev;
 
   /*
-   * set_cpus_allowed of a running task: R makes it sleep, schedule() deactivates it and the
+   * set_cpus_allowed of a running task: 2.5.5 makes it sleep, schedule() deactivates it and the
    * target CPU's migration IPI wakes it there. The move is remembered here until the task's own
    * CPU next schedules (see O1Scheduler.pickNext).
    */
@@ -64,7 +64,7 @@ public final class O1Entity extends SchedEntity {
     return array != null;
   }
 
-  /** {@code rt_task(p)}: in R a test of the priority, not of the policy. */
+  /** {@code rt_task(p)}: in 2.5.5 a test of the priority, not of the policy. */
   boolean isRt() {
     return prio < O1Tunables.MAX_RT_PRIO;
   }

@@ -10,10 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The structural invariants of sched-o1.md section 5 (1-5, and the bounds of 6-8) that hold at
- * every quiescent point of R, checked by {@link O1Scheduler#checkInvariants()}.
+ * The structural invariants of docs/scheduler-invariants.md (1-5, and the bounds of 6-8) that
+ * hold at
+ * every quiescent point of 2.5.5, checked by {@link O1Scheduler#checkInvariants()}.
  *
- * <p>Not checked here: "expired non-empty implies expired_timestamp != 0" (9), which R breaks
+ * <p>Not checked here: "expired non-empty implies expired_timestamp != 0" (9), which 2.5.5 breaks
  * when a task first expires at jiffies 0, and the behavioural properties (7's exact decay, 10-16),
  * which the tests check.
  */

@@ -15,8 +15,9 @@ import java.util.List;
 /**
  * Models kernel/sched.c: the O(1) scheduler of Ingo Molnar (2.5.5, K3): per-CPU runqueues,
  * active and expired priority arrays with a 141-bit bitmap, the sleep_avg interactivity
- * estimate, EXPIRED_STARVING, and pull-only SMP load balancing. Reference version R of
- * sched-o1.md.
+ * estimate, EXPIRED_STARVING, and pull-only SMP load balancing. The version modelled is
+ * kernel/sched.c of Linux 2.5.5 (tag v2.5.5, 19 Feb 2002): Ingo Molnar's K3 scheduler plus two
+ * small fixes.
  *
  * <pre>{@code
  * StandaloneSchedulerHost h = new StandaloneSchedulerHost(new O1Scheduler(), 2, 100);
@@ -47,13 +48,13 @@ public final class O1Scheduler implements Scheduler {
    *   |             queue[125]: D             (used up its slice; slice refilled)   |
    *   +-----------------------------------------------------------------------------+
    *
-   * Invariants (sched-o1.md section 5; checked by checkInvariants):
+   * Invariants (docs/scheduler-invariants.md 1-5; checked by checkInvariants):
    *   bit k set iff queue[k] non-empty, bit 140 always set; nr_running = sum of nr_active;
    *   a task is queued iff its array is non-null, in exactly queue[prio] of its CPU's runqueue;
    *   the running task stays queued; idle tasks are never queued and have prio 140;
    *   RT tasks (prio < 100) only ever sit in the active array.
    *
-   * Algorithm, with the kernel functions of R:
+   * Algorithm, with the kernel functions of 2.5.5:
    *   scheduler_tick   -> SchedulerTick RR rotation, sleep_avg decay, slice expiry to expired
    *                                     or, if TASK_INTERACTIVE and not EXPIRED_STARVING, back
    *                                     into active; periodic load_balance.
@@ -70,7 +71,7 @@ public final class O1Scheduler implements Scheduler {
    *
    * References:
    *   [1] kernel/sched.c, Linux 2.5.5 (tag v2.5.5); K3 = history commit 7e54bc7575.
-   *   [2] sched-o1.md (the project's specification), sections 1-3 and 5.
+   *   [2] docs/scheduler-invariants.md, the properties the tests check.
    *   [3] Documentation/sched-design.txt (2002-05-28), from the 2002-01-04 announcement.
    */
 
@@ -138,7 +139,7 @@ public final class O1Scheduler implements Scheduler {
     O1Entity e = new O1Entity(t);
     e.staticPrio = O1Tunables.niceToPrio(t.nice());
     e.prio = t.policy().isRealTime() ? O1Tunables.rtPrio(t.rtPriority()) : e.staticPrio;
-    // R's init_task starts with time_slice = HZ; the host's boot tasks stand for kernel
+    // 2.5.5's init_task starts with time_slice = HZ; the host's boot tasks stand for kernel
     // threads and daemons too, so they get a full nice-derived slice instead.
     e.timeSlice = tunables.taskTimeslice(e.staticPrio);
     e.sleepTimestamp = host.jiffies();
@@ -172,7 +173,7 @@ public final class O1Scheduler implements Scheduler {
 
   @Override
   public boolean tryToWakeUp(Task p, boolean sync) {
-    // sync is ignored in R; wakers only pass tasks whose state matched, never zombies.
+    // sync is ignored in 2.5.5; wakers only pass tasks whose state matched, never zombies.
     if (p.isIdle() || p.state() == TaskState.ZOMBIE || p.state() == TaskState.DEAD) {
       return false;
     }
@@ -194,7 +195,11 @@ public final class O1Scheduler implements Scheduler {
     }
   }
 
-  /** The policy half of {@code schedule()} of R, steps 2 and 5-9 of sched-o1.md 3.5. */
+  /**
+   * The policy half of 2.5.5 kernel/sched.c {@code schedule()}: stamp prev's sleep_timestamp,
+   * pick next (idle balance when empty, array switch when active is empty, head of the list of
+   * the first set bit) and record the switch (nr_switches, curr).
+   */
   @Override
   public Task pickNext(int cpu, Task prev) {
     Runqueue rq = runqueues[cpu];
@@ -242,7 +247,7 @@ public final class O1Scheduler implements Scheduler {
     return wakeUpCostNs;
   }
 
-  /** {@code scheduler_tick(user_tick, system)}, sched-o1.md 3.4. */
+  /** {@code scheduler_tick(user_tick, system)} of 2.5.5 kernel/sched.c. */
   @Override
   public void tick(int cpu, boolean userTick) {
     schedulerTick.tick(runqueues[cpu]);

@@ -47,7 +47,7 @@ public record O1Tunables(
   public static final int MAX_USER_PRIO = 40;
   /** {@code CHILD_PENALTY}: percent of the parent's sleep_avg a forked child keeps. */
   public static final int CHILD_PENALTY = 95;
-  /** {@code PARENT_PENALTY}: percent of its sleep_avg a forking parent keeps (a no-op in R). */
+  /** {@code PARENT_PENALTY}: percent of its sleep_avg a forking parent keeps (a no-op in 2.5.5). */
   public static final int PARENT_PENALTY = 100;
   /** {@code EXIT_WEIGHT}: parent:child weight when a CPU-hog child is reaped. */
   public static final int EXIT_WEIGHT = 3;

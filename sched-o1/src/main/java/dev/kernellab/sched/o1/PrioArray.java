@@ -123,7 +123,7 @@ final class PrioArray {
     }
   }
 
-  /** Checks invariants 1-2 of sched-o1.md section 5 for this array; returns nr_active. */
+  /** Checks invariants 1-2 of docs/scheduler-invariants.md for this array; returns nr_active. */
   int check(String name) {
     int total = 0;
     for (int p = 0; p < MAX_PRIO; p++) {

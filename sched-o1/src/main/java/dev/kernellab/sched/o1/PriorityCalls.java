@@ -16,7 +16,7 @@ final class PriorityCalls {
   /*
    * Implementation overview
    *
-   * R's quirks, modelled as written (each pinned by a test):
+   * 2.5.5's quirks, modelled as written (each pinned by a test):
    * - set_user_nice means to reschedule "if the priority was raised or p is running", but it
    *   compares the new NICE_TO_PRIO with the already updated static_prio, so it reschedules
    *   only when p is its CPU's current task.
@@ -26,11 +26,11 @@ final class PriorityCalls {
    * - sched_yield costs one priority level until the next effective_prio, and stays in the
    *   same array (no move to expired, no "anyone else runnable?" shortcut).
    *
-   * set_cpus_allowed of the running task in R: the task sleeps, schedule() deactivates it and
+   * set_cpus_allowed of the running task in 2.5.5: the task sleeps, schedule() deactivates it and
    * the lowest allowed CPU, on the migration IPI, sets the task's CPU and wake_up_process()es
    * it. Here the task stays RUNNING and queued until its CPU next runs pickNext, which
    * deactivates it and completes the move with the same activate + preemption test. For a task
-   * that is not running, R would BUG(); this model moves it the way the 2.5.7 migration thread
+   * that is not running, 2.5.5 would BUG(); this model moves it the way the 2.5.7 migration thread
    * does (deactivate on the source, activate on the lowest allowed CPU).
    */
 
@@ -60,7 +60,7 @@ final class PriorityCalls {
     e.prio = e.staticPrio;
     if (array != null) {
       array.enqueue(e);
-      // R: "NICE_TO_PRIO(nice) < p->static_prio || p == rq->curr"; the first term compares
+      // 2.5.5: "NICE_TO_PRIO(nice) < p->static_prio || p == rq->curr"; the first term compares
       // static_prio with itself and is always false.
       boolean raised = O1Tunables.niceToPrio(nice) < e.staticPrio;
       if (raised || p == rq.curr) {
@@ -80,7 +80,7 @@ final class PriorityCalls {
     p.setPolicy(policy, rtPriority);
     e.prio = policy.isRealTime() ? O1Tunables.rtPrio(rtPriority) : e.staticPrio;
     if (queued) {
-      rq.activateTask(e, sched.host().jiffies(), sched.tunables()); // spurious credit, as R
+      rq.activateTask(e, sched.host().jiffies(), sched.tunables()); // spurious credit, as in 2.5.5
     }
   }
 
@@ -94,7 +94,7 @@ final class PriorityCalls {
     if (e.prio == O1Tunables.MAX_PRIO - 1 || e.isRt()) {
       array.requeue(e);
     } else {
-      // nr_active is unchanged in R, which relinks by hand; dequeue + enqueue nets to that.
+      // nr_active is unchanged in 2.5.5, which relinks by hand; dequeue + enqueue nets to that.
       array.dequeue(e);
       e.prio++;
       array.enqueue(e);

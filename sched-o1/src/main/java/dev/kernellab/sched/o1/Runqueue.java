@@ -34,7 +34,8 @@ final class Runqueue {
 
   /**
    * {@code EXPIRED_STARVING(rq)}: the oldest expired task has waited STARVATION_LIMIT per
-   * runnable task. A stamp of 0 reads as "none", which is the jiffies-0 quirk of sched-o1.md 2.5.
+   * runnable task. A stamp of 0 reads as "none" (2.5.5 kernel/sched.c EXPIRED_STARVING), so
+   * an expiry stamped while jiffies is still 0 (kernel/timer.c starts it there) is not seen.
    */
   boolean expiredStarving(long jiffies, int starvationLimitTicks) {
     return expiredTimestamp != 0

@@ -25,7 +25,7 @@ final class SchedulerTick {
    * it is TASK_INTERACTIVE and the expired array is not starving, in which case it goes to the
    * tail of its new level in active. EXPIRED_STARVING is read before this expiry may stamp
    * expired_timestamp, so the first task into an empty expired array is never forced there
-   * by starvation (2.6 reordered this; R does not).
+   * by starvation (2.6 reordered this; 2.5.5 does not).
    * Every BUSY_REBALANCE_TICK a busy CPU balances.
    */
 

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kernellab.kernel.Task;
 import org.junit.jupiter.api.Test;
 
-/** do_fork's slice split, wake_up_forked_process and sched_exit (sched-o1.md 3.7, 3.8). */
+/**
+ * do_fork's slice split, wake_up_forked_process and sched_exit (2.5.5 kernel/fork.c and
+ * kernel/sched.c).
+ */
 class ForkAndExitTests {
 
   private final O1Fixture f = new O1Fixture(1);
@@ -51,7 +54,8 @@ class ForkAndExitTests {
 
   @Test
   void childFirstObservationTheParentHeadingTheBestListIsPickedAgain() {
-    // R as written (sched-o1.md 3.7): need_resched is set but the parent is not requeued.
+    // 2.5.5 as written (kernel/fork.c do_fork()): need_resched is set but the parent is not
+    // requeued.
     Task p = f.hog(0);
     f.h.schedule(0);
     f.run(15); // p expires at prio 125 and runs on after the array switch

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kernellab.kernel.Task;
 import org.junit.jupiter.api.Test;
 
-/** load_balance (sched-o1.md 3.12) on two CPUs, with direct calls. */
+/** load_balance (2.5.5 kernel/sched.c) on two CPUs, with direct calls. */
 class LoadBalancerTests {
 
   private static int balance(O1Fixture f, int cpu, boolean idle) {
@@ -52,7 +52,7 @@ class LoadBalancerTests {
 
   @Test
   void tailOnlyBugATailThatMayNotMoveHidesTheRestOfItsLevel() {
-    // R as written: from the tail, ->next is the list head, so the level is given up.
+    // 2.5.5 as written: from the tail, ->next is the list head, so the level is given up.
     O1Fixture f = new O1Fixture(2);
     f.hog(0);
     Task movable = f.hog(0);

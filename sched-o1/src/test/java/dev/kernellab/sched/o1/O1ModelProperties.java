@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * sorted lists. After every action the two must agree on every CPU's current task, queue order
  * (active then expired), nr_running, expired_timestamp, IPIs, and every task's prio,
  * static_prio, sleep_avg, time_slice, CPU, state and need_resched; and the invariants of
- * sched-o1.md section 5 are checked on the real one:
+ * docs/scheduler-invariants.md are checked on the real one:
  *
  * <ul>
  *   <li>1-5 and the bounds of 6-8 through {@link O1Scheduler#checkInvariants()};
@@ -37,7 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  *   <li>15: wake-ups and forks never change a task's CPU; on UP no CPU field ever changes.
  * </ul>
  *
- * <p>Where properties do not hold, so they are not checked: 9 fails in R if a task first
+ * <p>Where properties do not hold, so they are not checked: 9 fails in 2.5.5 if a task first
  * expires at jiffies 0 (the host starts at 1 and the stories never rewind it); 3's "every
  * runnable task is queued" has a window between setting a sleep state and schedule() that the
  * host closes at once; 11 (starvation bound) has no bound once there are wake-ups or RT tasks,

@@ -7,7 +7,11 @@ import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** The constants and tables of sched-o1.md section 2, reproduced from the formulas. */
+/**
+ * The constants of 2.5.5 kernel/sched.c and the tables they imply, reproduced from the formulas:
+ * TASK_TIMESLICE by nice ("Section22" in a method name) and TASK_INTERACTIVE's DELTA with the
+ * least sleep_avg that qualifies ("Section24"), worked out by hand from those macros.
+ */
 class O1TunablesTests {
 
   private static final List<Integer> NICES = List.of(-20, -15, -10, -5, 0, 5, 10, 15, 19);

@@ -7,12 +7,12 @@ import dev.kernellab.kernel.SchedPolicy;
 import dev.kernellab.kernel.Task;
 import org.junit.jupiter.api.Test;
 
-/** set_user_nice, setscheduler, sched_yield, set_cpus_allowed (sched-o1.md 3.9-3.11, 3.13). */
+/** set_user_nice, setscheduler, sched_yield, set_cpus_allowed (2.5.5 kernel/sched.c). */
 class PriorityCallsTests {
 
   @Test
   void setUserNiceQuirkReschedulesOnlyWhenTheTaskIsCurrent() {
-    // R as written: the "priority raised" test compares static_prio with itself.
+    // 2.5.5 as written: the "priority raised" test compares static_prio with itself.
     O1Fixture f = new O1Fixture(1);
     Task running = f.hog(0);
     Task queued = f.hog(0);
@@ -63,7 +63,7 @@ class PriorityCallsTests {
     f.s.setScheduler(waiting, SchedPolicy.FIFO, 50);
     assertThat(e(waiting).prio).isEqualTo(49);
     assertThat(e(waiting).array).isSameAs(f.rq(0).active);
-    assertThat(hog.needResched()).as("R never calls resched_task here").isFalse();
+    assertThat(hog.needResched()).as("2.5.5 never calls resched_task here").isFalse();
     assertThat(f.h.schedule(0)).isSameAs(waiting);
   }
 

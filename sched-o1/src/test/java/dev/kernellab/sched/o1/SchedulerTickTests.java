@@ -7,7 +7,7 @@ import dev.kernellab.kernel.SchedPolicy;
 import dev.kernellab.kernel.Task;
 import org.junit.jupiter.api.Test;
 
-/** scheduler_tick (sched-o1.md 3.4) and the array switch of schedule() (3.5), on one CPU. */
+/** scheduler_tick and the array switch of schedule() (2.5.5 kernel/sched.c), on one CPU. */
 class SchedulerTickTests {
 
   private final O1Fixture f = new O1Fixture(1);
@@ -69,7 +69,7 @@ class SchedulerTickTests {
 
   @Test
   void jiffiesZeroQuirkAnExpiryStampedAtJiffiesZeroReadsAsNoExpiredTask() {
-    // R as written: EXPIRED_STARVING treats expired_timestamp 0 as "none" (sched-o1.md 2.5).
+    // 2.5.5 as written: EXPIRED_STARVING treats expired_timestamp 0 as "none" (kernel/sched.c).
     Task b = f.hog(0);
     Task a = f.hog(0);
     f.h.schedule(0);

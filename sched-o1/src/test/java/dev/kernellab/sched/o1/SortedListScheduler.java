@@ -14,11 +14,12 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The obviously correct reference for {@link O1ModelProperties}: sched-o1.md section 3 written
- * again, step by step, on plain lists sorted by (prio, enqueue sequence) instead of bitmaps and
- * intrusive lists. "Head of queue[p]" is the first entry of prio p, "tail" the last, "find first
- * bit" is the first entry; nr_running is computed, never stored. Only the formulas of
- * {@link O1Tunables} are shared (their tables are pinned by {@link O1TunablesTests}).
+ * The obviously correct reference for {@link O1ModelProperties}: the algorithms of 2.5.5
+ * kernel/sched.c (with kernel/fork.c's slice split) written again, step by step, on plain lists
+ * sorted by (prio, enqueue sequence) instead of bitmaps and intrusive lists. "Head of queue[p]" is
+ * the first entry of prio p, "tail" the last, "find first bit" is the first entry; nr_running is
+ * computed, never stored. Only the formulas of {@link O1Tunables} are shared (their tables are
+ * pinned by {@link O1TunablesTests}).
  */
 final class SortedListScheduler implements Scheduler {
 

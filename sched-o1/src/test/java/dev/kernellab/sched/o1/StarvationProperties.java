@@ -12,7 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Invariants 11 and 12 of sched-o1.md section 5 on one CPU with only CPU-bound SCHED_OTHER
+ * Invariants 11 and 12 of docs/scheduler-invariants.md on one CPU with only CPU-bound SCHED_OTHER
  * tasks (no wake-ups, no RT, no yield; with those no bound exists, since woken and RT tasks
  * always enter the active array).
  */

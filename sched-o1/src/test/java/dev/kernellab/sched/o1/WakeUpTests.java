@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kernellab.kernel.Task;
 import org.junit.jupiter.api.Test;
 
-/** activate_task's sleep credit and try_to_wake_up (sched-o1.md 3.3, 3.6). */
+/** activate_task's sleep credit and try_to_wake_up (2.5.5 kernel/sched.c). */
 class WakeUpTests {
 
   @Test
