@@ -1,0 +1,14 @@
+/**
+ * The generic kernel that every configuration shares: {@code Task}, {@code PreemptCount},
+ * {@code SpinLock}, {@code Semaphore}, {@code WaitQueue} and {@code KernelTimer}, kernel code as
+ * data ({@code KernelPath}) and its interpreter in {@code Kernel}, interrupt and softirq entry
+ * and exit, the generic half of {@code schedule()}, block I/O, and the debug checks that raise a
+ * {@code KernelBug}. It models Linux 2.4.17: kernel/sched.c, softirq.c, timer.c, fork.c and
+ * exit.c, include/linux/sched.h, spinlock.h and interrupt.h, and arch/i386/kernel/entry.S and
+ * irq.c; the layout of {@code preempt_count} is that of later 2.5 include/asm-i386/hardirq.h,
+ * with the nesting rules of Robert Love's preempt-kernel-rml-2.4.17-1 patch. The seams
+ * {@code Scheduler}, {@code PreemptionModel}, {@code KernelPatch} and {@code Tracer} are where
+ * the scheduler and patch modules plug in, and {@code KernelBuilder} is the one place a kernel is
+ * composed.
+ */
+package dev.kernellab.kernel;
