@@ -25,15 +25,21 @@ final class JsonReport {
     }
   }
 
-  /** The whole object for runs of one workload and machine under several configurations. */
-  static Map<String, Object> of(Experiment base, List<ConfigResult> results) {
+  /** The fields every report opens with: the workload, its length and the machine. */
+  static Map<String, Object> machine(Experiment base) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("workload", base.workload());
     m.put("duration_s", base.durationNs() / 1e9);
-    m.put("seed", base.seed());
     m.put("scheduler", base.scheduler());
     m.put("cpus", base.cpus());
     m.put("hz", base.hz());
+    return m;
+  }
+
+  /** The whole object for runs of one workload and machine under several configurations. */
+  static Map<String, Object> of(Experiment base, List<ConfigResult> results) {
+    Map<String, Object> m = machine(base);
+    m.put("seed", base.seed());
     List<Object> rs = new ArrayList<>();
     for (ConfigResult r : results) {
       rs.add(result(r));

@@ -100,12 +100,7 @@ final class SweepCommand implements Callable<Integer> {
     out.println("replay the worst run of a configuration: kernel-lab explain --config CONFIG --seed SEED"
         + " (with the same --workload, --cpus, --duration)");
     if (common.json != null) {
-      Map<String, Object> root = new LinkedHashMap<>();
-      root.put("workload", base.workload());
-      root.put("duration_s", base.durationNs() / 1e9);
-      root.put("scheduler", base.scheduler());
-      root.put("cpus", base.cpus());
-      root.put("hz", base.hz());
+      Map<String, Object> root = JsonReport.machine(base);
       List<Object> cells = new ArrayList<>();
       for (ConfigResult r : results) {
         Map<String, Object> cell = JsonReport.result(r);
