@@ -72,6 +72,7 @@ public final class IdeDisk {
    *
    * @throws IllegalStateException if no command has completed
    */
+  @Models(file = "drivers/ide/ide.c", function = "ide_intr", version = "2.4.17")
   public DiskRequest acknowledge() {
     DiskRequest r = completed;
     if (r == null) {

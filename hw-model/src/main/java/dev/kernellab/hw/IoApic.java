@@ -28,6 +28,7 @@ public final class IoApic {
   private final long[] lastAssertNs = new long[PINS];
   private final long[] asserts = new long[PINS];
 
+  @Models(file = "arch/i386/kernel/io_apic.c", function = "assign_irq_vector", version = "2.4.17")
   IoApic(Machine machine, IrqRouting routing) {
     this.machine = machine;
     this.routing = routing;

@@ -9,6 +9,7 @@ package dev.kernellab.hw;
  * docs/hardware-and-costs.md, Interrupt routing and IPIs). {@link #ALL_TO_CPU0} is therefore
  * the default; {@link #ROUND_ROBIN} approximates a chipset that honoured lowest-priority mode.
  */
+@Models(file = "arch/i386/kernel/io_apic.c", function = "setup_IO_APIC_irqs", version = "2.4.17")
 public enum IrqRouting {
   /** Every external interrupt goes to CPU 0 (the common 2.4 chipset behaviour). */
   ALL_TO_CPU0,

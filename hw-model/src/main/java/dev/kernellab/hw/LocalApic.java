@@ -41,6 +41,7 @@ public final class LocalApic {
    * Starts the periodic timer: {@code LOCAL_TIMER_VECTOR} every {@code periodNs}, the first one
    * {@code periodNs} from now.
    */
+  @Models(file = "arch/i386/kernel/apic.c", function = "setup_APIC_timer", version = "2.4.17")
   public void startTimer(long periodNs) {
     timer.start(periodNs, 1);
   }
@@ -60,6 +61,8 @@ public final class LocalApic {
     return ipisMerged;
   }
 
+  @Models(file = "arch/i386/kernel/smp.c", function = "send_IPI_mask", version = "2.4.17")
+  @Models(file = "arch/i386/kernel/smp.c", function = "smp_send_reschedule", version = "2.4.17")
   void receiveIpi(int vector) {
     Event e = ipiInFlight[vector];
     if (e == null) {

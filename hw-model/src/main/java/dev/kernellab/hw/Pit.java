@@ -27,6 +27,7 @@ public final class Pit {
   /**
    * Programs channel 0 in mode 2 with {@code divisor} (1..65536; 0 means 65536 on the chip).
    */
+  @Models(file = "arch/i386/kernel/i8259.c", function = "init_IRQ", version = "2.4.17")
   public void program(int divisor) {
     if (divisor < 1 || divisor > 65_536) {
       throw new IllegalArgumentException("PIT divisor must be 1..65536, got " + divisor);

@@ -57,6 +57,7 @@ public final class Rtc {
    *
    * @throws IllegalArgumentException unless {@code hz} is a power of two in 2..8192
    */
+  @Models(file = "drivers/char/rtc.c", function = "rtc_ioctl", version = "2.4.17")
   public static int rateSelectFor(int hz) {
     if (hz < MIN_RATE_HZ || hz > MAX_RATE_HZ || Integer.bitCount(hz) != 1) {
       throw new IllegalArgumentException(
@@ -79,11 +80,13 @@ public final class Rtc {
   }
 
   /** Sets the periodic rate (the driver's RTC_IRQP_SET). */
+  @Models(file = "drivers/char/rtc.c", function = "rtc_ioctl", version = "2.4.17")
   public void setPeriodicRate(int hz) {
     writeRegisterA((registerA & ~RTC_RATE_SELECT) | rateSelectFor(hz));
   }
 
   /** Sets or clears PIE in register B (RTC_PIE_ON / RTC_PIE_OFF). */
+  @Models(file = "drivers/char/rtc.c", function = "rtc_ioctl", version = "2.4.17")
   public void setPeriodicInterrupt(boolean on) {
     writeRegisterB(on ? registerB | RTC_PIE : registerB & ~RTC_PIE);
   }

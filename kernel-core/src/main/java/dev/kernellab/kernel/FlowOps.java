@@ -1,5 +1,7 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.Models;
+
 /**
  * Operations that shape control flow and spend time: compute, loops at named sites, calls,
  * zero-time driver code, {@code set_current_state}.
@@ -188,6 +190,7 @@ final class FlowOps {
   }
 
   /** {@code set_current_state(state)}. */
+  @Models(file = "include/linux/sched.h", function = "set_current_state", version = "2.4.17")
   static final class SetState extends Op {
     final TaskState state;
 

@@ -1,5 +1,7 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.Models;
+
 /**
  * Interrupt and softirq contexts on a CPU: entering a hardirq context for an accepted vector,
  * entering {@code do_softirq}, and the decision taken on the way out.
@@ -18,12 +20,14 @@ final class Interrupts {
     this.k = k;
   }
 
+  @Models(file = "arch/i386/kernel/irq.c", function = "do_IRQ", version = "2.4.17")
   void enterInterrupt(KernelCpu c, int vector) {
     ExecContext ctx = pushContext(c, ExecContext.Kind.HARDIRQ);
     ctx.vector = vector;
     k.pushFrame(c, ctx, k.interruptPath, false);
   }
 
+  @Models(file = "kernel/softirq.c", function = "do_softirq", version = "2.4.17")
   void pushSoftirqContext(KernelCpu c) {
     if (k.debug.preemptCount() && PreemptCount.inInterrupt(c.current.preemptCount)) {
       throw k.bug(c, "softirq in interrupt",
@@ -44,6 +48,7 @@ final class Interrupts {
     return ctx;
   }
 
+  @Models(file = "arch/i386/kernel/entry.S", function = "ret_from_intr", version = "2.4.17")
   void returnFromInterrupt(KernelCpu c) {
     c.contextDepth--;
     c.cpu.sti(); // iret: the interrupted context had IF set, or the interrupt would not be here

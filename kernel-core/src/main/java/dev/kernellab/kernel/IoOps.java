@@ -2,6 +2,7 @@ package dev.kernellab.kernel;
 
 import dev.kernellab.hw.DiskRequest;
 import dev.kernellab.hw.IdeDisk;
+import dev.kernellab.hw.Models;
 
 /**
  * Block I/O as a task sees it: submit a request to the disk and sleep uninterruptibly until
@@ -26,6 +27,8 @@ final class IoOps {
   }
 
   /** Submit and wait. */
+  @Models(file = "drivers/block/ll_rw_blk.c", function = "ll_rw_block", version = "2.4.17")
+  @Models(file = "fs/buffer.c", function = "__wait_on_buffer", version = "2.4.17")
   static final class DiskIo extends Op {
     final Count lba;
     final Count sectors;
@@ -87,6 +90,8 @@ final class IoOps {
    * re-enabled first; in PIO mode the CPU copies the data; then the request completes and the
    * waiter wakes.
    */
+  @Models(file = "drivers/ide/ide.c", function = "ide_intr", version = "2.4.17")
+  @Models(file = "drivers/ide/ide.c", function = "ide_end_request", version = "2.4.17")
   static KernelPath ideInterrupt(IdeDisk disk) {
     KernelPath.Builder b = KernelPath.path("drivers/ide/ide.c", "ide_intr");
     if (disk.spec().unmaskIrq()) {

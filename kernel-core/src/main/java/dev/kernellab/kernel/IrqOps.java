@@ -1,5 +1,7 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.Models;
+
 /**
  * Interrupt-flag, preempt-count and bottom-half operations, and the interrupt entry and exit
  * path.
@@ -14,6 +16,7 @@ final class IrqOps {
   private IrqOps() {}
 
   /** {@code local_irq_disable()}. */
+  @Models(file = "include/asm-i386/system.h", function = "local_irq_disable", version = "2.4.17")
   static final class IrqDisable extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -28,6 +31,7 @@ final class IrqOps {
   }
 
   /** {@code local_irq_enable()}. */
+  @Models(file = "include/asm-i386/system.h", function = "local_irq_enable", version = "2.4.17")
   static final class IrqEnable extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -42,6 +46,7 @@ final class IrqOps {
   }
 
   /** {@code local_irq_save(flags)}. */
+  @Models(file = "include/asm-i386/system.h", function = "local_irq_save", version = "2.4.17")
   static final class IrqSave extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -57,6 +62,7 @@ final class IrqOps {
   }
 
   /** {@code local_irq_restore(flags)}. */
+  @Models(file = "include/asm-i386/system.h", function = "local_irq_restore", version = "2.4.17")
   static final class IrqRestore extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -71,6 +77,8 @@ final class IrqOps {
   }
 
   /** {@code preempt_disable()}. */
+  @Models(file = "include/linux/spinlock.h", function = "preempt_disable",
+      version = "preempt-kernel-rml-2.4.17-1")
   static final class PreemptDisable extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -85,6 +93,10 @@ final class IrqOps {
   }
 
   /** {@code preempt_enable()} or {@code preempt_enable_no_resched()}. */
+  @Models(file = "include/linux/spinlock.h", function = "preempt_enable",
+      version = "preempt-kernel-rml-2.4.17-1")
+  @Models(file = "include/linux/spinlock.h", function = "preempt_enable_no_resched",
+      version = "preempt-kernel-rml-2.4.17-1")
   static final class PreemptEnable extends Op {
     final boolean resched;
 
@@ -108,6 +120,7 @@ final class IrqOps {
   }
 
   /** {@code local_bh_disable()}. */
+  @Models(file = "include/asm-i386/softirq.h", function = "local_bh_disable", version = "2.4.17")
   static final class BhDisable extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -122,6 +135,7 @@ final class IrqOps {
   }
 
   /** {@code local_bh_enable()}: pending softirqs run when the count reaches zero. */
+  @Models(file = "include/asm-i386/softirq.h", function = "local_bh_enable", version = "2.4.17")
   static final class BhEnable extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -141,6 +155,7 @@ final class IrqOps {
   }
 
   /** {@code raise_softirq(nr)}. */
+  @Models(file = "kernel/softirq.c", function = "raise_softirq", version = "2.4.17")
   static final class RaiseSoftirq extends Op {
     final Softirq softirq;
 
@@ -166,6 +181,8 @@ final class IrqOps {
    * {@code irq_enter()}: the hardirq count goes up. Acking first is what lets a handler that
    * re-enables interrupts ({@code hdparm -u1} for IDE) be interrupted by any vector.
    */
+  @Models(file = "arch/i386/kernel/irq.c", function = "do_IRQ", version = "2.4.17")
+  @Models(file = "include/asm-i386/hardirq.h", function = "irq_enter", version = "2.4.17")
   static final class IrqEnter extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -187,6 +204,8 @@ final class IrqOps {
    * one line: an edge that arrives while its handler runs (on any CPU) only sets IRQ_PENDING,
    * and the running instance loops once more ({@code IRQ_INPROGRESS}, arch/i386/kernel/irq.c).
    */
+  @Models(file = "arch/i386/kernel/irq.c", function = "handle_IRQ_event", version = "2.4.17")
+  @Models(file = "arch/i386/kernel/irq.c", function = "do_IRQ", version = "2.4.17")
   static final class HandleIrqEvent extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -235,6 +254,8 @@ final class IrqOps {
    * {@code irq_exit()} and the softirq check of {@code do_IRQ}: hardirq count down, and
    * pending softirqs run if this was the outermost interrupt.
    */
+  @Models(file = "include/asm-i386/hardirq.h", function = "irq_exit", version = "2.4.17")
+  @Models(file = "arch/i386/kernel/irq.c", function = "do_IRQ", version = "2.4.17")
   static final class IrqExit extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -253,6 +274,7 @@ final class IrqOps {
   }
 
   /** {@code iret} via {@code ret_from_intr}: pops the interrupt context and decides. */
+  @Models(file = "arch/i386/kernel/entry.S", function = "ret_from_intr", version = "2.4.17")
   static final class Iret extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -270,6 +292,7 @@ final class IrqOps {
    * {@code do_softirq()} of 2.4.17: run every pending softirq with interrupts on, restart while
    * new ones (not yet run this time) are raised, and leave the rest to ksoftirqd.
    */
+  @Models(file = "kernel/softirq.c", function = "do_softirq", version = "2.4.17")
   static final class DoSoftirq extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {

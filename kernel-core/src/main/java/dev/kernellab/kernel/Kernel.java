@@ -5,6 +5,7 @@ import dev.kernellab.hw.Cpu;
 import dev.kernellab.hw.IdeDisk;
 import dev.kernellab.hw.CpuListener;
 import dev.kernellab.hw.Machine;
+import dev.kernellab.hw.Models;
 import dev.kernellab.hw.Pit;
 import dev.kernellab.hw.Vectors;
 import dev.kernellab.hw.sim.Simulation;
@@ -102,6 +103,7 @@ public final class Kernel implements SchedulerHost {
   final KernelPath exitPath;
 
   /** An interrupt handler registered on a line or vector ({@code struct irqaction}). */
+  @Models(file = "include/linux/interrupt.h", function = "struct irqaction", version = "2.4.17")
   record IrqAction(String name, KernelPath handler, boolean saInterrupt) {}
 
   Kernel(KernelBuilder b) {
@@ -205,6 +207,11 @@ public final class Kernel implements SchedulerHost {
     }
   }
 
+  @Models(file = "arch/i386/kernel/time.c", function = "timer_interrupt", version = "2.4.17")
+  @Models(file = "arch/i386/kernel/apic.c", function = "smp_apic_timer_interrupt",
+      version = "2.4.17")
+  @Models(file = "arch/i386/kernel/smp.c", function = "smp_reschedule_interrupt",
+      version = "2.4.17")
   private void installTimers() {
     KernelPath doTimer =
         KernelPath.path("arch/i386/kernel/time.c", "timer_interrupt")
@@ -236,10 +243,12 @@ public final class Kernel implements SchedulerHost {
   }
 
   /** {@code LATCH}: the PIT divisor for HZ, include/linux/timex.h. */
+  @Models(file = "include/linux/timex.h", function = "LATCH", version = "2.4.17")
   public static int latch(int hz) {
     return (int) ((Pit.CLOCK_TICK_RATE + hz / 2) / hz);
   }
 
+  @Models(file = "kernel/timer.c", function = "do_timer", version = "2.4.17")
   private void doTimer(KernelCpu c) {
     jiffies++;
     if (cpus.length == 1) {
@@ -249,6 +258,7 @@ public final class Kernel implements SchedulerHost {
     c.raiseSoftirq(Softirq.HI);
   }
 
+  @Models(file = "kernel/timer.c", function = "update_process_times", version = "2.4.17")
   private void updateProcessTimes(KernelCpu c) {
     scheduler.tick(c.id, interruptedUserMode(c));
   }
@@ -327,6 +337,7 @@ public final class Kernel implements SchedulerHost {
     t.preemptCount = PreemptCount.PREEMPT_OFFSET;
   }
 
+  @Models(file = "kernel/fork.c", function = "do_fork", version = "2.4.17")
   void forkTask(KernelCpu c, String comm, KernelPath program) {
     Task parent = c.current;
     int pid = nextPid++;
@@ -348,6 +359,7 @@ public final class Kernel implements SchedulerHost {
    * parent's {@code wait4()} returned at once; {@code sched_exit} therefore hands the child's
    * slice back to the parent a little earlier than a real parent would collect it.
    */
+  @Models(file = "kernel/exit.c", function = "release_task", version = "2.4.17")
   private void reap(Task zombie) {
     Task reaper = zombie.parent != null && zombie.parent.state() != TaskState.DEAD ? zombie.parent : null;
     if (reaper != null) {
@@ -515,6 +527,7 @@ public final class Kernel implements SchedulerHost {
     return softirqHandlers[nr];
   }
 
+  @Models(file = "kernel/softirq.c", function = "wakeup_softirqd", version = "2.4.17")
   void wakeKsoftirqd(KernelCpu c) {
     Task d = ksoftirqd[c.id];
     if (d != null && d.state() != TaskState.RUNNING) {
@@ -539,6 +552,8 @@ public final class Kernel implements SchedulerHost {
    * and schedule() goes round again). Done with the pick, or when a recalculation drops the
    * lock, whichever comes first (SchedOps.PolicyCost).
    */
+  @Models(file = "kernel/sched.c", function = "schedule", version = "2.4.17")
+  @Models(file = "kernel/sched.c", function = "schedule", version = "2.5.5")
   void scheduleBegin(KernelCpu c) {
     c.scheduleBegun = true;
     Task prev = c.current;
@@ -557,6 +572,8 @@ public final class Kernel implements SchedulerHost {
   }
 
   /** The generic half of schedule(): returns true if the CPU switched to another task. */
+  @Models(file = "kernel/sched.c", function = "schedule", version = "2.4.17")
+  @Models(file = "kernel/sched.c", function = "schedule", version = "2.5.5")
   boolean switchTasks(KernelCpu c) {
     if (!c.scheduleBegun) {
       scheduleBegin(c);
@@ -596,6 +613,7 @@ public final class Kernel implements SchedulerHost {
     return wakeUpQueue(c, wq, false);
   }
 
+  @Models(file = "kernel/sched.c", function = "__wake_up_common", version = "2.4.17")
   int wakeUpQueue(KernelCpu c, WaitQueue wq, boolean sync) {
     int woken = 0;
     int i = 0;
@@ -670,6 +688,7 @@ public final class Kernel implements SchedulerHost {
     return thisCpu;
   }
 
+  @Models(file = "kernel/sched.c", function = "resched_task", version = "2.5.5")
   @Override
   public void reschedule(int cpu) {
     Task t = cpus[cpu].current;
@@ -680,6 +699,7 @@ public final class Kernel implements SchedulerHost {
     }
   }
 
+  @Models(file = "kernel/sched.c", function = "reschedule_idle", version = "2.4.17")
   @Override
   public void rescheduleAndInterrupt(int cpu) {
     cpus[cpu].current.setNeedResched(true);

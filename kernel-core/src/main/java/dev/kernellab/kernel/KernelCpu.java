@@ -2,6 +2,7 @@ package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Cpu;
 import dev.kernellab.hw.Machine;
+import dev.kernellab.hw.Models;
 import dev.kernellab.hw.sim.Event;
 import java.util.SplittableRandom;
 
@@ -94,11 +95,13 @@ public final class KernelCpu {
   }
 
   /** Wakes the waiters of {@code wq} as {@code wake_up} does; returns how many woke. */
+  @Models(file = "include/linux/sched.h", function = "wake_up", version = "2.4.17")
   public int wakeUp(WaitQueue wq) {
     return kernel.wakeUpQueue(this, wq);
   }
 
   /** {@code wake_up_process(t)}. */
+  @Models(file = "kernel/sched.c", function = "wake_up_process", version = "2.4.17")
   public boolean wakeUpProcess(Task t) {
     return kernel.wakeUpTask(this, t);
   }
@@ -180,6 +183,7 @@ public final class KernelCpu {
   }
 
   /** {@code raise_softirq(s)} on this CPU. */
+  @Models(file = "kernel/softirq.c", function = "raise_softirq", version = "2.4.17")
   public void raiseSoftirq(Softirq s) {
     softirqPending |= s.bit();
   }

@@ -1,5 +1,6 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.hw.sim.Event;
 
 /**
@@ -10,6 +11,7 @@ import dev.kernellab.hw.sim.Event;
  * <p>Owned and reused by its user (a task's {@code schedule_timeout} timer, a driver's
  * watchdog), so arming allocates nothing.
  */
+@Models(file = "include/linux/timer.h", function = "struct timer_list", version = "2.4.17")
 public final class KernelTimer {
 
   final String name;

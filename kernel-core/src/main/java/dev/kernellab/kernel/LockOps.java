@@ -1,5 +1,7 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.Models;
+
 /**
  * {@code spin_lock} and {@code spin_unlock} in all their forms, and the rwlock operations.
  *
@@ -33,6 +35,15 @@ final class LockOps {
   }
 
   /** {@code spin_lock*}, {@code read_lock}, {@code write_lock}. */
+  @Models(file = "include/linux/spinlock.h", function = "spin_lock",
+      version = "preempt-kernel-rml-2.4.17-1")
+  @Models(file = "include/linux/spinlock.h", function = "spin_lock_irq", version = "2.4.17")
+  @Models(file = "include/linux/spinlock.h", function = "spin_lock_irqsave", version = "2.4.17")
+  @Models(file = "include/linux/spinlock.h", function = "spin_lock_bh", version = "2.4.17")
+  @Models(file = "include/linux/spinlock.h", function = "read_lock",
+      version = "preempt-kernel-rml-2.4.17-1")
+  @Models(file = "include/linux/spinlock.h", function = "write_lock",
+      version = "preempt-kernel-rml-2.4.17-1")
   static final class Acquire extends Op {
     final SpinLock lock;
     final Form form;
@@ -72,6 +83,16 @@ final class LockOps {
   }
 
   /** {@code spin_unlock*}, {@code read_unlock}, {@code write_unlock}. */
+  @Models(file = "include/linux/spinlock.h", function = "spin_unlock",
+      version = "preempt-kernel-rml-2.4.17-1")
+  @Models(file = "include/linux/spinlock.h", function = "spin_unlock_irq", version = "2.4.17")
+  @Models(file = "include/linux/spinlock.h", function = "spin_unlock_irqrestore",
+      version = "2.4.17")
+  @Models(file = "include/linux/spinlock.h", function = "spin_unlock_bh", version = "2.4.17")
+  @Models(file = "include/linux/spinlock.h", function = "read_unlock",
+      version = "preempt-kernel-rml-2.4.17-1")
+  @Models(file = "include/linux/spinlock.h", function = "write_unlock",
+      version = "preempt-kernel-rml-2.4.17-1")
   static final class Release extends Op {
     final SpinLock lock;
     final Form form;

@@ -1,5 +1,6 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.Models;
 import java.util.Arrays;
 
 /**
@@ -19,6 +20,8 @@ import java.util.Arrays;
  * <p>An Mm belongs to one task (threads are not modelled) and is changed only by that task's
  * paths; fork copies it ({@link #copy}).
  */
+@Models(file = "include/linux/sched.h", function = "struct mm_struct", version = "2.4.17")
+@Models(file = "include/linux/mm.h", function = "struct vm_area_struct", version = "2.4.17")
 public final class Mm {
 
   private final int id;
@@ -78,6 +81,7 @@ public final class Mm {
   }
 
   /** {@code do_mmap_pgoff}: a new vma with {@code pages} resident already; returns its index. */
+  @Models(file = "mm/mmap.c", function = "do_mmap_pgoff", version = "2.4.17")
   public int mmap(long pages) {
     if (pages < 0) {
       throw new IllegalArgumentException("pages must be >= 0, got " + pages);
@@ -91,6 +95,7 @@ public final class Mm {
   }
 
   /** Page faults bring {@code pages} more pages of vma {@code i} in. */
+  @Models(file = "mm/memory.c", function = "do_anonymous_page", version = "2.4.17")
   public void fault(int i, long pages) {
     if (pages < 0) {
       throw new IllegalArgumentException("pages must be >= 0, got " + pages);
@@ -104,6 +109,7 @@ public final class Mm {
    * {@code do_munmap} of the whole vma {@code i}: returns its resident pages, which the
    * caller's zap_page_range walks. The last vma takes its index.
    */
+  @Models(file = "mm/mmap.c", function = "do_munmap", version = "2.4.17")
   public long munmap(int i) {
     long pages = vmaPages(i);
     residentPages -= pages;
@@ -112,6 +118,7 @@ public final class Mm {
   }
 
   /** {@code dup_mmap}: the child's copy, same vmas and resident pages. */
+  @Models(file = "kernel/fork.c", function = "dup_mmap", version = "2.4.17")
   public Mm copy(int childId) {
     Mm c = new Mm(childId);
     c.vmaPages = Arrays.copyOf(vmaPages, Math.max(8, vmaCount));

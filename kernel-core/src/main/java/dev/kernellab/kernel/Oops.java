@@ -1,5 +1,6 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.Models;
 import java.util.Locale;
 
 /**
@@ -9,6 +10,7 @@ import java.util.Locale;
  * each stands at, the locks the CPU holds, the preempt count, the interrupt flag, the other
  * CPUs' current tasks, and the tail of the event ring.
  */
+@Models(file = "arch/i386/kernel/traps.c", function = "die", version = "2.4.17")
 final class Oops {
 
   private Oops() {}

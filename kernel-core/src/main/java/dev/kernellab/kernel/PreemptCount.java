@@ -1,5 +1,7 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.Models;
+
 /**
  * The layout of {@code preempt_count} and the predicates built on it.
  *
@@ -21,6 +23,10 @@ package dev.kernellab.kernel;
  * {@link PreemptionModel} decides whether a count of zero lets a task be preempted, which is
  * what CONFIG_PREEMPT changed.
  */
+@Models(file = "include/linux/preempt.h", function = "preempt_count",
+    version = "2.5 (history tree 0a879177a568)")
+@Models(file = "include/linux/spinlock.h", function = "preempt_get_count",
+    version = "preempt-kernel-rml-2.4.17-1")
 public final class PreemptCount {
 
   /** Bits 0-7: nesting of preempt_disable() (spinlocks included). */
@@ -41,21 +47,29 @@ public final class PreemptCount {
   private PreemptCount() {}
 
   /** in_interrupt(): in hardirq or softirq context (or bh disabled). */
+  @Models(file = "include/asm-i386/hardirq.h", function = "in_interrupt",
+      version = "2.5 (history tree 0a879177a568)")
   public static boolean inInterrupt(int count) {
     return (count & (HARDIRQ_MASK | SOFTIRQ_MASK)) != 0;
   }
 
   /** in_irq(): in a hardirq handler. */
+  @Models(file = "include/asm-i386/hardirq.h", function = "in_irq",
+      version = "2.5 (history tree 0a879177a568)")
   public static boolean inIrq(int count) {
     return (count & HARDIRQ_MASK) != 0;
   }
 
   /** in_softirq(): running a softirq or with bottom halves disabled. */
+  @Models(file = "include/asm-i386/hardirq.h", function = "in_softirq",
+      version = "2.5 (history tree 0a879177a568)")
   public static boolean inSoftirq(int count) {
     return (count & SOFTIRQ_MASK) != 0;
   }
 
   /** in_atomic(): any count other than PREEMPT_ACTIVE forbids sleeping. */
+  @Models(file = "include/asm-i386/hardirq.h", function = "in_atomic",
+      version = "2.5 (history tree 0a879177a568)")
   public static boolean inAtomic(int count) {
     return (count & ~PREEMPT_ACTIVE) != 0;
   }

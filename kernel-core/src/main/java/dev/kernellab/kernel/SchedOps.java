@@ -1,5 +1,7 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.Models;
+
 /**
  * Operations that give up or change the CPU: {@code schedule()} and its generic half,
  * {@code preempt_schedule()}, reschedule points and lock breaks.
@@ -33,6 +35,8 @@ final class SchedOps {
    * its caller had (kernel/sched.c 2.4.17 and 2.5.5), so a {@code sleep_on()} caller that
    * entered with interrupts off restores its own flags afterwards.
    */
+  @Models(file = "kernel/sched.c", function = "schedule", version = "2.4.17")
+  @Models(file = "kernel/sched.c", function = "schedule", version = "2.5.5")
   static final class ScheduleEntry extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -55,6 +59,8 @@ final class SchedOps {
    * runqueue lock makes it for any other CPU, unless the lock is dropped for a recalculation:
    * then it is done at the unlock, which is where a waker on another CPU would first see it.
    */
+  @Models(file = "kernel/sched.c", function = "schedule", version = "2.4.17")
+  @Models(file = "kernel/sched.c", function = "schedule", version = "2.5.5")
   static final class PolicyCost extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -103,6 +109,7 @@ final class SchedOps {
   }
 
   /** The context-switch cost, paid by the incoming task if there was a switch. */
+  @Models(file = "include/asm-i386/system.h", function = "switch_to", version = "2.4.17")
   static final class SwitchCost extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -126,6 +133,8 @@ final class SchedOps {
    * need_resched is set (kernel/sched.c 2.4.17 {@code schedule()}, label {@code same_process}).
    * Only schedule() itself loops: a child's first return goes through {@link ForkTail}.
    */
+  @Models(file = "kernel/sched.c", function = "schedule", version = "2.4.17")
+  @Models(file = "kernel/sched.c", function = "schedule", version = "2.5.5")
   static final class ScheduleTail extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -154,6 +163,9 @@ final class SchedOps {
    * schedule() does: a need_resched set meanwhile (a wake-up from another CPU during the
    * switch) is honoured there or by {@code ret_from_sys_call}, where ret_from_fork goes next.
    */
+  @Models(file = "kernel/sched.c", function = "schedule_tail",
+      version = "preempt-kernel-rml-2.4.17-1")
+  @Models(file = "arch/i386/kernel/entry.S", function = "ret_from_fork", version = "2.4.17")
   static final class ForkTail extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -177,6 +189,8 @@ final class SchedOps {
    * {@code cli} region returns with interrupts on, because schedule() ends in
    * {@code spin_unlock_irq}.
    */
+  @Models(file = "kernel/sched.c", function = "preempt_schedule",
+      version = "preempt-kernel-rml-2.4.17-1")
   static final class PreemptSchedule extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -201,6 +215,8 @@ final class SchedOps {
   }
 
   /** {@code if (need_resched) schedule();}, optionally behind a sysctl. */
+  @Models(file = "include/linux/low-latency.h", function = "conditional_schedule",
+      version = "low-latency 2.4 (2.4.32 copy)")
   static final class CondResched extends Op {
     final Sysctl gate;
 
@@ -237,6 +253,10 @@ final class SchedOps {
    * low-latency patch's {@code zap_page_range} (mm/memory.c), which unlocks and flushes the
    * TLB every 256 pages and then calls {@code conditional_schedule()}.
    */
+  @Models(file = "include/linux/low-latency.h", function = "unconditional_schedule",
+      version = "low-latency 2.4 (2.4.32 copy)")
+  @Models(file = "include/linux/low-latency.h", function = "conditional_schedule",
+      version = "low-latency 2.4 (2.4.32 copy)")
   static final class CondReschedLock extends Op {
     final SpinLock[] locks; // outermost first
     final long revalidateNs;

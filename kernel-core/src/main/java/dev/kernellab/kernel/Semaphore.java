@@ -1,5 +1,7 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.Models;
+
 /**
  * A counting kernel semaphore ({@code struct semaphore}): {@code down()} sleeps in
  * TASK_UNINTERRUPTIBLE until the count is positive, {@code up()} wakes one sleeper,
@@ -17,6 +19,7 @@ package dev.kernellab.kernel;
  *
  * <p>One semaphore belongs to one kernel: its count is run-time state.
  */
+@Models(file = "include/asm-i386/semaphore.h", function = "struct semaphore", version = "2.4.17")
 public final class Semaphore {
 
   private final String name;
@@ -24,6 +27,7 @@ public final class Semaphore {
   private int count; // > 0: free slots; sleepers wait on `wait` while it is 0
 
   /** A semaphore with {@code initial} free slots ({@code sema_init}); 1 is a mutex. */
+  @Models(file = "include/asm-i386/semaphore.h", function = "sema_init", version = "2.4.17")
   public Semaphore(String name, int initial) {
     if (initial < 0) {
       throw new IllegalArgumentException("semaphore " + name + ": negative count " + initial);
@@ -44,6 +48,7 @@ public final class Semaphore {
   }
 
   /** {@code down_trylock()}: takes a slot if one is free. */
+  @Models(file = "include/asm-i386/semaphore.h", function = "down_trylock", version = "2.4.17")
   boolean tryDown() {
     if (count > 0) {
       count--;
@@ -52,6 +57,7 @@ public final class Semaphore {
     return false;
   }
 
+  @Models(file = "include/asm-i386/semaphore.h", function = "up", version = "2.4.17")
   void up() {
     count++;
   }

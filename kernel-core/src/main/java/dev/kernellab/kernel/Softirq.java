@@ -1,5 +1,7 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.Models;
+
 /**
  * The softirq vectors of include/linux/interrupt.h (2.4.17), in priority order: lower runs
  * first in {@code do_softirq}. In 2.4 the timer list runs as the TIMER_BH bottom half, which
@@ -16,6 +18,7 @@ public enum Softirq {
   TASKLET;
 
   /** The softirq's bit in the pending mask ({@code 1 << nr}, as {@code __cpu_raise_softirq} sets it). */
+  @Models(file = "include/linux/interrupt.h", function = "__cpu_raise_softirq", version = "2.4.17")
   public int bit() {
     return 1 << ordinal();
   }

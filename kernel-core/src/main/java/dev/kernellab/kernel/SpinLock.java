@@ -1,5 +1,7 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.Models;
+
 /**
  * A kernel spinlock or reader-writer lock ({@code spinlock_t}, {@code rwlock_t}), with the
  * statistics the lab reports: how long it was held, at most and as a histogram, and by which
@@ -17,6 +19,8 @@ package dev.kernellab.kernel;
  * path("fs/dcache.c", "prune_dcache").spinLock(DCACHE_LOCK) ... .spinUnlock(DCACHE_LOCK)
  * }</pre>
  */
+@Models(file = "include/asm-i386/spinlock.h", function = "spin_lock", version = "2.4.17")
+@Models(file = "include/asm-i386/spinlock.h", function = "spin_unlock", version = "2.4.17")
 public final class SpinLock {
 
   /** Number of log2 buckets of the hold-time histogram (1 ns .. 2^40 ns). */

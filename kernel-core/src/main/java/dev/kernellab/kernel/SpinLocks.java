@@ -1,5 +1,6 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.hw.sim.Simulation;
 
 /**
@@ -33,6 +34,12 @@ final class SpinLocks {
   }
 
   /** The raw lock: true if taken now; otherwise the CPU spins and the operation retries. */
+  @Models(file = "include/asm-i386/spinlock.h", function = "_raw_spin_lock",
+      version = "preempt-kernel-rml-2.4.17-1")
+  @Models(file = "include/asm-i386/spinlock.h", function = "_raw_read_lock",
+      version = "preempt-kernel-rml-2.4.17-1")
+  @Models(file = "include/asm-i386/spinlock.h", function = "_raw_write_lock",
+      version = "preempt-kernel-rml-2.4.17-1")
   boolean tryAcquire(KernelCpu c, ExecContext ctx, ExecContext.Frame f, SpinLock lock, boolean read) {
     boolean smp = cpus.length > 1;
     boolean free = read ? lock.writerCpu < 0 : lock.writerCpu < 0 && lock.readers == 0;
@@ -85,6 +92,12 @@ final class SpinLocks {
   }
 
   /** The raw unlock, with ownership checks, statistics and a kick to the first spinner. */
+  @Models(file = "include/asm-i386/spinlock.h", function = "_raw_spin_unlock",
+      version = "preempt-kernel-rml-2.4.17-1")
+  @Models(file = "include/asm-i386/spinlock.h", function = "_raw_read_unlock",
+      version = "preempt-kernel-rml-2.4.17-1")
+  @Models(file = "include/asm-i386/spinlock.h", function = "_raw_write_unlock",
+      version = "preempt-kernel-rml-2.4.17-1")
   void release(KernelCpu c, ExecContext ctx, SpinLock lock, boolean read) {
     if (read) {
       if (lock.readers == 0) {

@@ -1,5 +1,6 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.Models;
 import java.util.SplittableRandom;
 
 /**
@@ -10,6 +11,7 @@ import java.util.SplittableRandom;
  * {@link SchedEntity} hung on the task ({@link #schedEntity()}). Tasks are created by the
  * {@link Kernel} (boot-time tasks, fork) and are never constructed by users directly.
  */
+@Models(file = "include/linux/sched.h", function = "struct task_struct", version = "2.4.17")
 public final class Task {
 
   /** Nice values span -20..19 (include/linux/sched.h). */

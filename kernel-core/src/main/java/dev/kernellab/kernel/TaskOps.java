@@ -1,5 +1,7 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.Models;
+
 /**
  * What tasks do around the scheduler: sleep and wake, the idle loop, system-call entry and the
  * return to user mode, user-space probes, fork and exit, timed sleeps, ksoftirqd.
@@ -18,6 +20,9 @@ final class TaskOps {
    * {@code wait_event(wq, condition)} (or a plain {@code sleep_on} without condition): sleep
    * until woken and the condition holds.
    */
+  @Models(file = "include/linux/sched.h", function = "wait_event", version = "2.4.17")
+  @Models(file = "kernel/sched.c", function = "interruptible_sleep_on", version = "2.4.17")
+  @Models(file = "arch/i386/kernel/semaphore.c", function = "__down", version = "2.4.17")
   static final class WaitEvent extends Op {
     final WaitQueue wq;
     final WaitCondition condition;
@@ -75,6 +80,8 @@ final class TaskOps {
    * the wake-up ends in {@code spin_unlock_irqrestore} of the wait-queue and runqueue locks,
    * which with CONFIG_PREEMPT is a preemption point.
    */
+  @Models(file = "kernel/sched.c", function = "__wake_up", version = "2.4.17")
+  @Models(file = "kernel/sched.c", function = "__wake_up_sync", version = "2.4.17")
   static final class WakeUp extends Op {
     final WaitQueue wq;
     final boolean sync;
@@ -103,6 +110,8 @@ final class TaskOps {
   }
 
   /** {@code cpu_idle()}: schedule when there is work, otherwise {@code sti; hlt}. */
+  @Models(file = "arch/i386/kernel/process.c", function = "cpu_idle", version = "2.4.17")
+  @Models(file = "arch/i386/kernel/process.c", function = "default_idle", version = "2.4.17")
   static final class Idle extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -124,6 +133,7 @@ final class TaskOps {
   }
 
   /** {@code system_call}: from user mode into {@code body} and back. */
+  @Models(file = "arch/i386/kernel/entry.S", function = "system_call", version = "2.4.17")
   static final class Syscall extends Op {
     final KernelPath body;
     final SyscallArgs args; // null: a call without arguments the kernel looks at
@@ -152,6 +162,8 @@ final class TaskOps {
    * {@code ret_from_sys_call} / {@code ret_from_intr} to user mode: with interrupts off,
    * schedule while need_resched is set, then (after a system call) pay the exit cost.
    */
+  @Models(file = "arch/i386/kernel/entry.S", function = "ret_from_sys_call", version = "2.4.17")
+  @Models(file = "arch/i386/kernel/entry.S", function = "ret_from_intr", version = "2.4.17")
   static final class RetToUser extends Op {
     final boolean fromSyscall;
 
@@ -196,6 +208,7 @@ final class TaskOps {
    * for an interrupt, with no look at the saved IF), and {@code iret} restores the flags the
    * fault came with. Exceptions do not raise preempt_count on entry, unlike interrupts.
    */
+  @Models(file = "arch/i386/kernel/entry.S", function = "error_code", version = "2.4.17")
   static final class Fault extends Op {
     final KernelPath handler;
 
@@ -218,6 +231,7 @@ final class TaskOps {
   }
 
   /** {@code ret_from_exception}: the decision, then {@code iret} with the saved flags. */
+  @Models(file = "arch/i386/kernel/entry.S", function = "ret_from_exception", version = "2.4.17")
   static final class ExceptionReturn extends Op {
     final boolean toUser;
 
@@ -276,6 +290,7 @@ final class TaskOps {
   }
 
   /** {@code do_exit()}: become a zombie and schedule away for good. */
+  @Models(file = "kernel/exit.c", function = "do_exit", version = "2.4.17")
   static final class Exit extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -292,6 +307,7 @@ final class TaskOps {
   }
 
   /** {@code do_fork()}'s scheduler part: the child is created and made runnable. */
+  @Models(file = "kernel/fork.c", function = "do_fork", version = "2.4.17")
   static final class Fork extends Op {
     final String comm;
     final KernelPath program;
@@ -320,6 +336,8 @@ final class TaskOps {
    * and, for a real-time task asking for 2 ms or less, busy-waits with {@code udelay} instead
    * of sleeping: a real-time task's short sleep is exact, at the price of the CPU.
    */
+  @Models(file = "kernel/sched.c", function = "schedule_timeout", version = "2.4.17")
+  @Models(file = "kernel/timer.c", function = "sys_nanosleep", version = "2.4.17")
   static final class SleepTimeout extends Op {
     /** sys_nanosleep's busy-wait limit for real-time tasks, 2 ms (kernel/timer.c 2.4.17). */
     static final long NANOSLEEP_UDELAY_LIMIT_NS = 2_000_000;
@@ -367,6 +385,7 @@ final class TaskOps {
   }
 
   /** {@code ksoftirqd}: run pending softirqs, reschedule if asked, else sleep. */
+  @Models(file = "kernel/softirq.c", function = "ksoftirqd", version = "2.4.17")
   static final class Ksoftirqd extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {

@@ -1,5 +1,6 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.hw.sim.Event;
 import dev.kernellab.hw.sim.EventQueue;
 import java.util.IdentityHashMap;
@@ -16,12 +17,15 @@ final class TimerList {
   // Lookups only, never iterated: no identity hash reaches any output order.
   private final IdentityHashMap<Event, KernelTimer> byEntry = new IdentityHashMap<>();
 
+  @Models(file = "kernel/timer.c", function = "mod_timer", version = "2.4.17")
+  @Models(file = "kernel/timer.c", function = "add_timer", version = "2.4.17")
   void mod(KernelTimer timer, long expires) {
     byEntry.putIfAbsent(timer.entry, timer);
     queue.remove(timer.entry);
     queue.add(timer.entry, expires);
   }
 
+  @Models(file = "kernel/timer.c", function = "del_timer", version = "2.4.17")
   boolean del(KernelTimer timer) {
     return queue.remove(timer.entry);
   }
@@ -33,6 +37,7 @@ final class TimerList {
   }
 
   /** {@code run_timer_list}: runs, in order, every timer whose expiry is {@code <= jiffies}. */
+  @Models(file = "kernel/timer.c", function = "run_timer_list", version = "2.4.17")
   void runExpired(KernelCpu c, long jiffies) {
     while (!queue.isEmpty() && queue.peekTime() <= jiffies) {
       byEntry.get(queue.poll()).function.run(c);

@@ -1,5 +1,6 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.Models;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,6 +13,7 @@ import java.util.List;
  * {@code add_wait_queue_exclusive}) sit at the tail and a wake-up stops after
  * {@code nr_exclusive} of them.
  */
+@Models(file = "include/linux/wait.h", function = "wait_queue_head_t", version = "2.4.17")
 public final class WaitQueue {
 
   private final String name;
@@ -40,6 +42,8 @@ public final class WaitQueue {
     return waiters.contains(t);
   }
 
+  @Models(file = "kernel/fork.c", function = "add_wait_queue", version = "2.4.17")
+  @Models(file = "kernel/fork.c", function = "add_wait_queue_exclusive", version = "2.4.17")
   void add(Task t, boolean isExclusive) {
     if (waiters.contains(t)) {
       return;
@@ -55,6 +59,7 @@ public final class WaitQueue {
     }
   }
 
+  @Models(file = "kernel/fork.c", function = "remove_wait_queue", version = "2.4.17")
   void remove(Task t) {
     int i = waiters.indexOf(t);
     if (i >= 0) {

@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
  * kernel-lab trace --config preempt        an ftrace-format trace around the worst sample
  * kernel-lab list workloads                what exists
  * kernel-lab bench                         how fast the simulator runs
+ * kernel-lab xref                          which Java models which kernel function
  * </pre>
  *
  * <p>Exit status: 0 success, 2 bad usage (one line on stderr), 3 a kernel bug (printed like an
@@ -39,7 +40,7 @@ import picocli.CommandLine.Command;
       ""
     },
     subcommands = {CompareCommand.class, RunCommand.class, SweepCommand.class, ExplainCommand.class,
-        TraceCommand.class, ListCommand.class, BenchCommand.class},
+        TraceCommand.class, ListCommand.class, BenchCommand.class, XrefCommand.class},
     footer = {
       "",
       "Exit status: 0 success; 2 bad usage; 3 a kernel bug (an oops, with --debug-checks); 1 other errors."

@@ -1,5 +1,6 @@
 package dev.kernellab.lowlat;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPatch;
 import dev.kernellab.kernel.KernelPath;
@@ -132,6 +133,10 @@ public final class LowLatencyPatch implements CatalogPatch {
   }
 
   /** The hook path the patch runs between iterations at {@code ps}'s site. */
+  @Models(file = "include/linux/low-latency.h", function = "conditional_schedule",
+      version = "low-latency 2.4 (2.4.32 copy)")
+  @Models(file = "include/linux/low-latency.h", function = "unconditional_schedule",
+      version = "low-latency 2.4 (2.4.32 copy)")
   static KernelPath hook(PatchedSite ps, Function<String, SpinLock> locks, Sysctl gate) {
     Site s = ps.site();
     KernelPath.Builder b = KernelPath.path(s.file(), s.function() + "/" + ps.technique().kernelName());

@@ -5,6 +5,7 @@ import static dev.kernellab.lowlat.PatchedSite.cs;
 import static dev.kernellab.lowlat.PatchedSite.lb;
 import static dev.kernellab.lowlat.PatchedSite.lbCounted;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.paths.Calibration;
 import dev.kernellab.paths.drivers.Block;
 import dev.kernellab.paths.drivers.Console;
@@ -31,6 +32,41 @@ import java.util.List;
  * same functions. Each entry says what its hunk does; where the model simplifies a hunk, the entry
  * says how.
  */
+@Models(file = "mm/memory.c", function = "zap_page_range",
+    version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "mm/filemap.c", function = "do_generic_file_read",
+    version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "mm/filemap.c", function = "generic_file_write",
+    version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "mm/filemap.c", function = "truncate_list_pages",
+    version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "mm/filemap.c", function = "invalidate_inode_pages",
+    version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "mm/vmscan.c", function = "swap_out_pmd", version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "mm/swapfile.c", function = "si_swapinfo", version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "mm/swapfile.c", function = "get_swaparea_info",
+    version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "fs/buffer.c", function = "write_some_buffers",
+    version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "fs/buffer.c", function = "fsync_buffers_list",
+    version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "fs/buffer.c", function = "invalidate_bdev",
+    version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "fs/dcache.c", function = "prune_dcache", version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "fs/dcache.c", function = "select_parent", version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "fs/inode.c", function = "prune_icache", version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "fs/inode.c", function = "dispose_list", version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "fs/inode.c", function = "invalidate_list",
+    version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "fs/proc/array.c", function = "statm_pte_range",
+    version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "kernel/exit.c", function = "close_files", version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "drivers/block/ll_rw_blk.c", function = "submit_bh",
+    version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "drivers/video/fbcon-cfb16.c", function = "fbcon_cfb16_putcs",
+    version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "net/core/iovec.c", function = "memcpy_toiovec",
+    version = "low-latency 2.4 (2.4.32 copy)")
 public final class LowLatencySites {
 
   private LowLatencySites() {}

@@ -1,9 +1,15 @@
 package dev.kernellab.lowlat;
 
+import dev.kernellab.hw.Models;
+
 /**
  * What the low-latency patch inserts at a site (include/linux/low-latency.h, Morton's 2.4
  * patch; docs/lowlatency-sites.md, Mechanism).
  */
+@Models(file = "include/linux/low-latency.h", function = "conditional_schedule",
+    version = "low-latency 2.4 (2.4.32 copy)")
+@Models(file = "include/linux/low-latency.h", function = "unconditional_schedule",
+    version = "low-latency 2.4 (2.4.32 copy)")
 public enum Technique {
   /**
    * {@code conditional_schedule()}: if {@code current->need_resched}, set TASK_RUNNING and

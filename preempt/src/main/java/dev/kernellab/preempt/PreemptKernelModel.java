@@ -1,5 +1,6 @@
 package dev.kernellab.preempt;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelCpu;
 import dev.kernellab.kernel.PreemptionModel;
 import dev.kernellab.kernel.Task;
@@ -36,11 +37,15 @@ import dev.kernellab.kernel.Task;
  */
 public final class PreemptKernelModel implements PreemptionModel {
 
+  @Models(file = "arch/i386/kernel/entry.S", function = "ret_from_intr",
+      version = "preempt-kernel-rml-2.4.17-1")
   @Override
   public boolean preemptOnIrqReturn(KernelCpu cpu, Task current) {
     return current.preemptCount() == 0 && current.needResched();
   }
 
+  @Models(file = "include/linux/spinlock.h", function = "preempt_enable",
+      version = "preempt-kernel-rml-2.4.17-1")
   @Override
   public boolean preemptOnEnable(KernelCpu cpu, Task current) {
     return current.preemptCount() == 0 && current.needResched();

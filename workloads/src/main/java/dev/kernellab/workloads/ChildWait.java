@@ -1,5 +1,6 @@
 package dev.kernellab.workloads;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.WaitQueue;
 
@@ -27,6 +28,7 @@ final class ChildWait {
   }
 
   /** The child's side, last before sys_exit: {@code do_notify_parent()} wakes the parent. */
+  @Models(file = "kernel/signal.c", function = "do_notify_parent", version = "2.4.17")
   KernelPath exiting() {
     return KernelPath.path("kernel/exit.c", "do_notify_parent")
         .effect("a child less", c -> running--)
@@ -35,6 +37,7 @@ final class ChildWait {
   }
 
   /** {@code wait4()} until at most {@code limit} children still run. */
+  @Models(file = "kernel/exit.c", function = "sys_wait4", version = "2.4.17")
   KernelPath waitUntilAtMost(int limit) {
     return KernelPath.path("kernel/exit.c", "sys_wait4")
         .waitEvent(chldexit, () -> running <= limit)

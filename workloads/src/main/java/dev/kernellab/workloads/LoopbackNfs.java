@@ -1,5 +1,6 @@
 package dev.kernellab.workloads;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.paths.Kernel24Paths;
@@ -68,6 +69,10 @@ final class LoopbackNfs {
   }
 
   /** One nfsd thread: take a request, do its file operation, send the reply. */
+  @Models(file = "fs/nfsd/nfssvc.c", function = "nfsd", version = "2.4.17")
+  @Models(file = "fs/nfsd/nfssvc.c", function = "nfsd_dispatch", version = "2.4.17")
+  @Models(file = "fs/nfsd/vfs.c", function = "nfsd_read", version = "2.4.17")
+  @Models(file = "fs/nfsd/vfs.c", function = "nfsd_write", version = "2.4.17")
   private KernelPath nfsd() {
     int[] serving = {-1}; // this thread's caller of the moment
     KernelPath.Builder serve = KernelPath.path("fs/nfsd/nfssvc.c", "nfsd_dispatch");
@@ -105,6 +110,10 @@ final class LoopbackNfs {
    * The client's system call for {@code caller}: the FileIo's bytes in rsize RPCs, each
    * queued, sent, served by an nfsd, and waited for.
    */
+  @Models(file = "fs/nfs/file.c", function = "nfs_file_read", version = "2.4.17")
+  @Models(file = "fs/nfs/file.c", function = "nfs_file_write", version = "2.4.17")
+  @Models(file = "fs/nfs/read.c", function = "nfs_readpage_sync", version = "2.4.17")
+  @Models(file = "fs/nfs/write.c", function = "nfs_writepage_sync", version = "2.4.17")
   KernelPath call(int caller, boolean write) {
     KernelPath one =
         KernelPath.path(write ? "fs/nfs/write.c" : "fs/nfs/read.c",

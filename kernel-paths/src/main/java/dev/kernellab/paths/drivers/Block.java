@@ -1,5 +1,6 @@
 package dev.kernellab.paths.drivers;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Site;
@@ -58,6 +59,10 @@ public final class Block {
    * ll_rw_block of {@code buffers} buffers making one request of {@code sectors} sectors at
    * {@code lba}, then the wait for it.
    */
+  @Models(file = "drivers/block/ll_rw_blk.c", function = "ll_rw_block", version = "2.4.17")
+  @Models(file = "drivers/block/ll_rw_blk.c", function = "submit_bh", version = "2.4.17")
+  @Models(file = "drivers/block/ll_rw_blk.c", function = "__make_request", version = "2.4.17")
+  @Models(file = "drivers/block/elevator.c", function = "elevator_linus_merge", version = "2.4.17")
   public KernelPath llRwBlock(Distribution buffers, Distribution lba, Distribution sectors, boolean write) {
     return KernelPath.path("drivers/block/ll_rw_blk.c", "ll_rw_block")
         .loop(SUBMIT_BH.label(), buffers, bh -> bh

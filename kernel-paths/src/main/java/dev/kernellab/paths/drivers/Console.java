@@ -1,5 +1,6 @@
 package dev.kernellab.paths.drivers;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Semaphore;
@@ -16,6 +17,11 @@ import java.util.List;
  * drivers/char/console.c {@code con_write()} / {@code do_con_write()} with
  * drivers/video/fbcon-cfb16.c {@code fbcon_cfb16_putcs()} (2.4.17).
  */
+@Models(file = "kernel/printk.c", function = "printk", version = "2.4.17")
+@Models(file = "kernel/printk.c", function = "release_console_sem", version = "2.4.17")
+@Models(file = "drivers/char/console.c", function = "vt_console_print", version = "2.4.17")
+@Models(file = "drivers/char/console.c", function = "do_con_write", version = "2.4.17")
+@Models(file = "drivers/video/fbcon-cfb16.c", function = "fbcon_cfb16_putcs", version = "2.4.17")
 public final class Console {
 
   /*

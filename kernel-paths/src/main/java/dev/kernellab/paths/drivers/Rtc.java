@@ -2,6 +2,7 @@ package dev.kernellab.paths.drivers;
 
 import static dev.kernellab.paths.Calibration.ISA_PORT_NS;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.WaitQueue;
@@ -21,6 +22,8 @@ import java.util.List;
  * KernelPath probe = userProgram("realfeel").loop("main", n, b -> b.syscall(rtc.read)...);
  * }</pre>
  */
+@Models(file = "drivers/char/rtc.c", function = "rtc_interrupt", version = "2.4.17")
+@Models(file = "drivers/char/rtc.c", function = "rtc_read", version = "2.4.17")
 public final class Rtc {
 
   /*

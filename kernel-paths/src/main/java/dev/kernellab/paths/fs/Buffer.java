@@ -3,6 +3,7 @@ package dev.kernellab.paths.fs;
 import static dev.kernellab.paths.Calibration.LIST_VISIT_NS;
 import static dev.kernellab.paths.Calibration.MEMORY_MISS_NS;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Site;
@@ -20,6 +21,14 @@ import java.util.List;
  * {@code bdflush} and {@code kupdate} threads, {@code sys_sync}, {@code fsync_buffers_list()}
  * and {@code invalidate_bdev()}: the buffer-cache walks done with {@code lru_list_lock} held.
  */
+@Models(file = "fs/buffer.c", function = "write_locked_buffers", version = "2.4.17")
+@Models(file = "fs/buffer.c", function = "write_some_buffers", version = "2.4.17")
+@Models(file = "fs/buffer.c", function = "balance_dirty", version = "2.4.17")
+@Models(file = "fs/buffer.c", function = "bdflush", version = "2.4.17")
+@Models(file = "fs/buffer.c", function = "kupdate", version = "2.4.17")
+@Models(file = "fs/buffer.c", function = "sync_buffers", version = "2.4.17")
+@Models(file = "fs/buffer.c", function = "fsync_buffers_list", version = "2.4.17")
+@Models(file = "fs/buffer.c", function = "invalidate_bdev", version = "2.4.17")
 public final class Buffer {
 
   /*

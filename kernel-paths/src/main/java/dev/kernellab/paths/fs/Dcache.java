@@ -3,6 +3,7 @@ package dev.kernellab.paths.fs;
 import static dev.kernellab.paths.Calibration.LIST_VISIT_NS;
 import static dev.kernellab.paths.Calibration.MEMORY_MISS_NS;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Site;
@@ -17,6 +18,8 @@ import java.util.List;
  * it under memory pressure) and {@code shrink_dcache_parent()} / {@code select_parent()} (as
  * umount and rmdir call it).
  */
+@Models(file = "fs/dcache.c", function = "shrink_dcache_parent", version = "2.4.17")
+@Models(file = "fs/dcache.c", function = "select_parent", version = "2.4.17")
 public final class Dcache {
 
   /*
@@ -63,6 +66,7 @@ public final class Dcache {
             .build();
   }
 
+  @Models(file = "fs/dcache.c", function = "prune_dcache", version = "2.4.17")
   private static KernelPath prune(Locks l, Distribution count) {
     return KernelPath.path("fs/dcache.c", "prune_dcache")
         .spinLock(l.dcacheLock)

@@ -2,6 +2,7 @@ package dev.kernellab.paths.fs;
 
 import static dev.kernellab.paths.Calibration.LIST_VISIT_NS;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Site;
@@ -15,6 +16,10 @@ import java.util.List;
  * Models fs/inode.c (2.4.17): {@code prune_icache()} with {@code dispose_list()} (memory
  * pressure) and {@code invalidate_inodes()} / {@code invalidate_list()} (umount).
  */
+@Models(file = "fs/inode.c", function = "prune_icache", version = "2.4.17")
+@Models(file = "fs/inode.c", function = "dispose_list", version = "2.4.17")
+@Models(file = "fs/inode.c", function = "invalidate_inodes", version = "2.4.17")
+@Models(file = "fs/inode.c", function = "invalidate_list", version = "2.4.17")
 public final class Inode {
 
   /*

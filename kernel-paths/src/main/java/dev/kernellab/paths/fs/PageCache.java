@@ -1,5 +1,6 @@
 package dev.kernellab.paths.fs;
 
+import dev.kernellab.hw.Models;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -245,6 +246,7 @@ public final class PageCache {
    * {@code truncate_inode_pages(mapping, from)}: drops every cached page of {@code f} from
    * page {@code fromPage} on, dirty ones too; returns how many.
    */
+  @Models(file = "mm/filemap.c", function = "truncate_inode_pages", version = "2.4.17")
   public long truncate(VfsFile f, long fromPage) {
     long removed = 0;
     for (int p = (int) Math.min(fromPage, f.slot.length); p < f.slot.length; p++) {

@@ -1,5 +1,6 @@
 package dev.kernellab.paths.fs;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.WaitQueue;
 
@@ -19,6 +20,8 @@ import dev.kernellab.kernel.WaitQueue;
  * writer: .syscall(p.write)    reader: .syscall(p.read)
  * }</pre>
  */
+@Models(file = "fs/pipe.c", function = "pipe_read", version = "2.4.17")
+@Models(file = "fs/pipe.c", function = "pipe_write", version = "2.4.17")
 public final class Pipe {
 
   /*

@@ -2,6 +2,7 @@ package dev.kernellab.paths.fs;
 
 import static dev.kernellab.paths.Calibration.PTE_TEST_NS;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Site;
 import dev.kernellab.paths.CatalogEntry;
@@ -14,6 +15,9 @@ import java.util.List;
  * {@code statm_pte_range()} (2.4.17): what {@code top} and {@code ps} make the kernel do for
  * every process on every refresh, and the /proc/meminfo read ({@code meminfo_read_proc}).
  */
+@Models(file = "fs/proc/array.c", function = "proc_pid_statm", version = "2.4.17")
+@Models(file = "fs/proc/array.c", function = "statm_pte_range", version = "2.4.17")
+@Models(file = "fs/proc/proc_misc.c", function = "meminfo_read_proc", version = "2.4.17")
 public final class Proc {
 
   /*

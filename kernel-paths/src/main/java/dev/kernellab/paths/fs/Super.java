@@ -1,5 +1,6 @@
 package dev.kernellab.paths.fs;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.paths.CatalogEntry;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.List;
  * sources; "2.5.54-mm3", LKML 4 Jan 2003) names umount and automounters:
  * a rare path whose walks are long because the caches are big.
  */
+@Models(file = "fs/super.c", function = "do_umount", version = "2.4.17")
 public final class Super {
 
   /** do_umount. */

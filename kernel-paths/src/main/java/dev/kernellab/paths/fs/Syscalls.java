@@ -1,5 +1,6 @@
 package dev.kernellab.paths.fs;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Site;
@@ -12,6 +13,11 @@ import java.util.List;
  * a small buffer, fs/open.c {@code sys_open} (with fs/namei.c {@code link_path_walk}) and
  * {@code sys_close}, fs/select.c {@code do_select}, and fs/pipe.c pipes (2.4.17).
  */
+@Models(file = "fs/read_write.c", function = "sys_read", version = "2.4.17")
+@Models(file = "fs/read_write.c", function = "sys_write", version = "2.4.17")
+@Models(file = "fs/open.c", function = "sys_open", version = "2.4.17")
+@Models(file = "fs/namei.c", function = "link_path_walk", version = "2.4.17")
+@Models(file = "fs/open.c", function = "sys_close", version = "2.4.17")
 public final class Syscalls {
 
   /*
@@ -74,6 +80,7 @@ public final class Syscalls {
   }
 
   /** select(2) on {@code nfds} descriptors that stay idle for {@code timeoutNs}. */
+  @Models(file = "fs/select.c", function = "do_select", version = "2.4.17")
   public KernelPath select(long nfds, long timeoutNs) {
     return KernelPath.path("fs/select.c", "do_select")
         .loop(DO_SELECT.label(), nfds, fd -> fd.compute(POLL_NS))

@@ -1,5 +1,6 @@
 package dev.kernellab.paths.fs;
 
+import dev.kernellab.hw.Models;
 import java.util.Arrays;
 
 /**
@@ -10,6 +11,8 @@ import java.util.Arrays;
  *
  * <p>Made by {@link PageCache#create}; belongs to one kernel.
  */
+@Models(file = "include/linux/fs.h", function = "struct inode", version = "2.4.17")
+@Models(file = "include/linux/fs.h", function = "struct address_space", version = "2.4.17")
 public final class VfsFile {
 
   private final String name;

@@ -1,5 +1,6 @@
 package dev.kernellab.paths.kernel;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Site;
@@ -14,6 +15,8 @@ import java.util.List;
  * {@code exit_mmap}), then, under the big kernel lock, {@code __exit_files} /
  * {@code close_files} and {@code exit_notify}, then the last {@code schedule()}.
  */
+@Models(file = "kernel/exit.c", function = "do_exit", version = "2.4.17")
+@Models(file = "kernel/exit.c", function = "close_files", version = "2.4.17")
 public final class Exit {
 
   /*

@@ -1,5 +1,6 @@
 package dev.kernellab.paths.kernel;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.paths.CatalogEntry;
 import dev.kernellab.paths.Locks;
@@ -27,6 +28,7 @@ public final class Fork {
   }
 
   /** fork(2) of a child named {@code comm} that runs {@code child}. */
+  @Models(file = "kernel/fork.c", function = "do_fork", version = "2.4.17")
   public KernelPath sysFork(String comm, KernelPath child) {
     return KernelPath.path("kernel/fork.c", "do_fork")
         .call(dupMmap)

@@ -1,5 +1,6 @@
 package dev.kernellab.paths.kernel;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.paths.CatalogEntry;
@@ -21,6 +22,7 @@ public final class Timer {
    * nanosleep(2) of {@code ns}: rounded up to jiffies plus one, or a udelay busy-wait for a
    * real-time task asking for 2 ms or less, as 2.4.17 does.
    */
+  @Models(file = "kernel/timer.c", function = "sys_nanosleep", version = "2.4.17")
   public static KernelPath sysNanosleep(long ns) {
     return KernelPath.path("kernel/timer.c", "sys_nanosleep")
         .compute(NANOSLEEP_SETUP_NS)

@@ -4,6 +4,7 @@ import static dev.kernellab.paths.Calibration.COPY_PAGE_NS;
 import static dev.kernellab.paths.Calibration.LIST_VISIT_NS;
 import static dev.kernellab.paths.Calibration.MEMORY_MISS_NS;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Site;
@@ -23,6 +24,15 @@ import java.util.List;
  * {@code invalidate_list_pages2()}: the page cache walks that reads, writes, truncates and
  * invalidations do.
  */
+@Models(file = "mm/filemap.c", function = "do_generic_file_read", version = "2.4.17")
+@Models(file = "mm/filemap.c", function = "generic_file_write", version = "2.4.17")
+@Models(file = "mm/filemap.c", function = "truncate_inode_pages", version = "2.4.17")
+@Models(file = "mm/filemap.c", function = "truncate_list_pages", version = "2.4.17")
+@Models(file = "mm/filemap.c", function = "invalidate_inode_pages", version = "2.4.17")
+@Models(file = "mm/filemap.c", function = "invalidate_inode_pages2", version = "2.4.17")
+@Models(file = "mm/filemap.c", function = "invalidate_list_pages2", version = "2.4.17")
+@Models(file = "mm/memory.c", function = "vmtruncate", version = "2.4.17")
+@Models(file = "fs/namei.c", function = "sys_unlink", version = "2.4.17")
 public final class Filemap {
 
   /*

@@ -4,6 +4,7 @@ import static dev.kernellab.paths.Calibration.FORK_FIXED_NS;
 import static dev.kernellab.paths.Calibration.PTE_COPY_NS;
 import static dev.kernellab.paths.Calibration.PTE_TEARDOWN_NS;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Count;
 import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelCpu;
@@ -26,6 +27,11 @@ import java.util.List;
  * KernelPath munmap = mm.sysMunmap;   // a system call body
  * }</pre>
  */
+@Models(file = "mm/mmap.c", function = "do_munmap", version = "2.4.17")
+@Models(file = "mm/mmap.c", function = "do_mmap_pgoff", version = "2.4.17")
+@Models(file = "mm/memory.c", function = "do_anonymous_page", version = "2.4.17")
+@Models(file = "mm/mmap.c", function = "exit_mmap", version = "2.4.17")
+@Models(file = "kernel/fork.c", function = "dup_mmap", version = "2.4.17")
 public final class Memory {
 
   /*
@@ -197,6 +203,8 @@ public final class Memory {
     return zapPageRange(locks, c -> c.sample(pages));
   }
 
+  @Models(file = "mm/memory.c", function = "zap_page_range", version = "2.4.17")
+  @Models(file = "mm/memory.c", function = "zap_pte_range", version = "2.4.17")
   static KernelPath zapPageRange(Locks locks, Count pages) {
     return KernelPath.path("mm/memory.c", "zap_page_range")
         .spinLock(locks.pageTableLock)
@@ -207,6 +215,7 @@ public final class Memory {
   }
 
   /** copy_page_range of one vma, the child's page_table_lock held (kernel/fork.c dup_mmap). */
+  @Models(file = "mm/memory.c", function = "copy_page_range", version = "2.4.17")
   static KernelPath copyPageRange(Locks locks, Count pages) {
     return KernelPath.path("mm/memory.c", "copy_page_range")
         .spinLock(locks.pageTableLock)

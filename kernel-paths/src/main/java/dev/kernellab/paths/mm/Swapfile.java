@@ -2,6 +2,7 @@ package dev.kernellab.paths.mm;
 
 import static dev.kernellab.paths.Calibration.PTE_TEST_NS;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Site;
@@ -17,6 +18,9 @@ import java.util.List;
  * off ({@code flags == SWP_USED}: not yet SWP_WRITEOK again); and {@code get_swaparea_info()}
  * (read of /proc/swaps), which walks the whole swap_map of every area with no lock held.
  */
+@Models(file = "mm/swapfile.c", function = "try_to_unuse", version = "2.4.17")
+@Models(file = "mm/swapfile.c", function = "si_swapinfo", version = "2.4.17")
+@Models(file = "mm/swapfile.c", function = "get_swaparea_info", version = "2.4.17")
 public final class Swapfile {
 
   /*

@@ -2,6 +2,7 @@ package dev.kernellab.paths.mm;
 
 import static dev.kernellab.paths.Calibration.MEMORY_MISS_NS;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Site;
@@ -19,6 +20,15 @@ import java.util.List;
  * {@code shrink_dcache_memory()}, {@code shrink_icache_memory()} and {@code swap_out()} /
  * {@code swap_out_pmd()}; and mm/page_alloc.c {@code __alloc_pages()}'s wake-up of kswapd.
  */
+@Models(file = "mm/vmscan.c", function = "kswapd", version = "2.4.17")
+@Models(file = "mm/vmscan.c", function = "kswapd_balance_pgdat", version = "2.4.17")
+@Models(file = "mm/vmscan.c", function = "shrink_caches", version = "2.4.17")
+@Models(file = "mm/vmscan.c", function = "shrink_cache", version = "2.4.17")
+@Models(file = "mm/vmscan.c", function = "swap_out", version = "2.4.17")
+@Models(file = "mm/vmscan.c", function = "swap_out_pmd", version = "2.4.17")
+@Models(file = "fs/dcache.c", function = "shrink_dcache_memory", version = "2.4.17")
+@Models(file = "fs/inode.c", function = "shrink_icache_memory", version = "2.4.17")
+@Models(file = "mm/page_alloc.c", function = "__alloc_pages", version = "2.4.17")
 public final class Vmscan {
 
   /*

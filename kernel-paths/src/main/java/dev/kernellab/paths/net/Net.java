@@ -2,6 +2,7 @@ package dev.kernellab.paths.net;
 
 import static dev.kernellab.paths.Calibration.COPY_PAGE_NS;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
@@ -27,6 +28,7 @@ import java.util.List;
  * sender: .syscall(c.send)   receiver: .syscall(c.recv)
  * }</pre>
  */
+@Models(file = "net/core/dev.c", function = "net_rx_action", version = "2.4.17")
 public final class Net {
 
   /*
@@ -115,6 +117,11 @@ public final class Net {
   }
 
   /** One TCP connection over loopback: per-kernel socket state and its two system calls. */
+  @Models(file = "net/ipv4/tcp.c", function = "tcp_sendmsg", version = "2.4.17")
+  @Models(file = "net/ipv4/tcp.c", function = "tcp_recvmsg", version = "2.4.17")
+  @Models(file = "net/core/iovec.c", function = "memcpy_toiovec", version = "2.4.17")
+  @Models(file = "drivers/net/loopback.c", function = "loopback_xmit", version = "2.4.17")
+  @Models(file = "net/core/dev.c", function = "netif_rx", version = "2.4.17")
   public final class Connection {
     private final WaitQueue sleep;
     private long inFlight; // sent, softirq not yet run

@@ -5,6 +5,7 @@ import static dev.kernellab.sched.goodness.GoodnessTunables.PROC_CHANGE_PENALTY;
 import static dev.kernellab.sched.goodness.GoodnessTunables.RT_GOODNESS_BASE;
 import static dev.kernellab.sched.goodness.GoodnessTunables.YIELD_GOODNESS;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Mm;
 import dev.kernellab.kernel.SchedPolicy;
 import dev.kernellab.kernel.Task;
@@ -54,6 +55,7 @@ public final class Goodness {
    * @param thisMm the active mm of that CPU; null for init_mm, which no user task shares
    * @param smp true for a CONFIG_SMP kernel (adds the PROC_CHANGE_PENALTY term)
    */
+  @Models(file = "kernel/sched.c", function = "goodness", version = "2.4.17")
   public static int goodness(Task p, int thisCpu, Mm thisMm, boolean smp) {
     GoodnessEntity e = GoodnessEntity.of(p);
     if (e.schedYield) {
@@ -79,6 +81,7 @@ public final class Goodness {
    * {@code preemption_goodness(curr, p, cpu)} = goodness(p) - goodness(curr), both against the
    * active mm of {@code cpu}, where {@code curr} runs. Positive means p should preempt curr.
    */
+  @Models(file = "kernel/sched.c", function = "preemption_goodness", version = "2.4.17")
   public static int preemptionGoodness(Task curr, Task p, int cpu, Mm activeMm, boolean smp) {
     return goodness(p, cpu, activeMm, smp) - goodness(curr, cpu, activeMm, smp);
   }

@@ -1,5 +1,6 @@
 package dev.kernellab.sched.goodness;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.SchedEntity;
 import dev.kernellab.kernel.Task;
 
@@ -12,6 +13,7 @@ import dev.kernellab.kernel.Task;
  * {@code rt_priority}, {@code processor}, {@code cpus_allowed}, {@code mm}) live on {@link Task}.
  * Read-only to users: {@link #counter()} is what a report or a test inspects.
  */
+@Models(file = "include/linux/sched.h", function = "struct task_struct", version = "2.4.17")
 public final class GoodnessEntity extends SchedEntity {
 
   /*
@@ -57,11 +59,13 @@ public final class GoodnessEntity extends SchedEntity {
   }
 
   /** {@code task_on_runqueue(p)}: the task is on the global runqueue list. */
+  @Models(file = "include/linux/sched.h", function = "task_on_runqueue", version = "2.4.17")
   public boolean onRunqueue() {
     return onRunqueue;
   }
 
   /** {@code task_has_cpu(p)}: the task is running on some CPU. */
+  @Models(file = "include/linux/sched.h", function = "task_has_cpu", version = "2.4.17")
   public boolean hasCpu() {
     return cpusRunnable != RUNS_NOWHERE;
   }
@@ -70,17 +74,20 @@ public final class GoodnessEntity extends SchedEntity {
    * {@code can_schedule(p, cpu)} (SMP): p may run on {@code cpu} and is not running on another
    * CPU.
    */
+  @Models(file = "kernel/sched.c", function = "can_schedule", version = "2.4.17")
   boolean canSchedule(int cpu) {
     return (cpusRunnable & task().cpusAllowed() & (1L << cpu)) != 0;
   }
 
   /** {@code task_set_cpu(p, cpu)}: p now runs on {@code cpu}. */
+  @Models(file = "include/linux/sched.h", function = "task_set_cpu", version = "2.4.17")
   void setCpu(int cpu) {
     cpusRunnable = 1L << cpu;
     task().setCpu(cpu);
   }
 
   /** {@code task_release_cpu(p)}: p runs nowhere (it was switched out). */
+  @Models(file = "include/linux/sched.h", function = "task_release_cpu", version = "2.4.17")
   void releaseCpu() {
     cpusRunnable = RUNS_NOWHERE;
   }

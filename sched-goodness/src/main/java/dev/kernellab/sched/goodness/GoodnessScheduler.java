@@ -4,6 +4,7 @@ import static dev.kernellab.sched.goodness.GoodnessTunables.DEF_COUNTER;
 import static dev.kernellab.sched.goodness.GoodnessTunables.IDLE_COUNTER;
 import static dev.kernellab.sched.goodness.GoodnessTunables.MAX_COUNTER;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.SchedEntity;
 import dev.kernellab.kernel.SchedPolicy;
 import dev.kernellab.kernel.Scheduler;
@@ -103,6 +104,7 @@ public final class GoodnessScheduler implements Scheduler {
   }
 
   /** The idle task forks like init_task before cpu_idle(): the child gets DEF_COUNTER. */
+  @Models(file = "kernel/fork.c", function = "do_fork", version = "2.4.17")
   @Override
   public void fork(Task parent, Task child) {
     GoodnessEntity c = GoodnessEntity.of(child);
@@ -126,6 +128,7 @@ public final class GoodnessScheduler implements Scheduler {
   }
 
   /** Zombies and reaped tasks cannot be woken; a task already on the list stays where it is. */
+  @Models(file = "kernel/sched.c", function = "try_to_wake_up", version = "2.4.17")
   @Override
   public boolean tryToWakeUp(Task p, boolean sync) {
     if (p.state() == TaskState.ZOMBIE || p.state() == TaskState.DEAD) {
@@ -187,6 +190,7 @@ public final class GoodnessScheduler implements Scheduler {
   }
 
   /** {@code update_process_times}: every non-idle task spends a tick, SCHED_FIFO included. */
+  @Models(file = "kernel/timer.c", function = "update_process_times", version = "2.4.17")
   @Override
   public void tick(int cpu, boolean userTick) {
     Task p = data.curr(cpu);
@@ -201,6 +205,7 @@ public final class GoodnessScheduler implements Scheduler {
   }
 
   /** {@code sys_sched_yield}: acts only if a task waits; RT tasks go to the tail unflagged. */
+  @Models(file = "kernel/sched.c", function = "sys_sched_yield", version = "2.4.17")
   @Override
   public boolean yield(Task current, int cpu) {
     GoodnessEntity e = GoodnessEntity.of(current);
@@ -226,12 +231,14 @@ public final class GoodnessScheduler implements Scheduler {
   }
 
   /** {@code sys_setpriority}: only nice changes; goodness and the next epoch do the rest. */
+  @Models(file = "kernel/sys.c", function = "sys_setpriority", version = "2.4.17")
   @Override
   public void setNice(Task p, int nice) {
     p.setNice(nice);
   }
 
   /** Assigning policy clears the SCHED_YIELD bit, as {@code p->policy = policy} does in C. */
+  @Models(file = "kernel/sched.c", function = "setscheduler", version = "2.4.17")
   @Override
   public void setScheduler(Task p, SchedPolicy policy, int rtPriority) {
     p.setPolicy(policy, rtPriority);
@@ -269,6 +276,7 @@ public final class GoodnessScheduler implements Scheduler {
   }
 
   /** {@code release_task}: the reaper gets the child's unused counter, capped at MAX_COUNTER. */
+  @Models(file = "kernel/exit.c", function = "release_task", version = "2.4.17")
   @Override
   public void reap(Task reaper, Task child) {
     if (reaper.isIdle()) {

@@ -1,5 +1,7 @@
 package dev.kernellab.sched.goodness;
 
+import dev.kernellab.hw.Models;
+
 /**
  * Models kernel/sched.c and include/linux/sched.h: the tuning knobs of the 2.4 scheduler
  * (2.4.17), for any HZ, plus the cost assumptions of this model.
@@ -80,6 +82,7 @@ public final class GoodnessTunables {
    * {@code TICK_SCALE(x)} (kernel/sched.c, 2.4.17): x/4 for HZ &lt; 200, x/2 for HZ &lt; 400, x
    * for HZ &lt; 800, 2x for HZ &lt; 1600, else 4x.
    */
+  @Models(file = "kernel/sched.c", function = "TICK_SCALE", version = "2.4.17")
   public static int TICK_SCALE(int x, int hz) {
     requireHz(hz);
     if (hz < 200) {
@@ -95,17 +98,20 @@ public final class GoodnessTunables {
   }
 
   /** {@code NICE_TO_TICKS(nice)} = TICK_SCALE(20 - nice) + 1: a full slice for {@code nice}. */
+  @Models(file = "kernel/sched.c", function = "NICE_TO_TICKS", version = "2.4.17")
   public static int NICE_TO_TICKS(int nice, int hz) {
     return TICK_SCALE(20 - nice, hz) + 1;
   }
 
   /** {@code DEF_COUNTER} = 10 * HZ / 100: the init task's counter (about 100 ms). */
+  @Models(file = "include/linux/sched.h", function = "DEF_COUNTER", version = "2.4.17")
   public static int DEF_COUNTER(int hz) {
     requireHz(hz);
     return 10 * hz / 100;
   }
 
   /** {@code MAX_COUNTER} = 20 * HZ / 100: the cap on a reaper's reclaimed counter. */
+  @Models(file = "include/linux/sched.h", function = "MAX_COUNTER", version = "2.4.17")
   public static int MAX_COUNTER(int hz) {
     requireHz(hz);
     return 20 * hz / 100;

@@ -1,5 +1,6 @@
 package dev.kernellab.sched.goodness;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.SchedulerHost;
 import dev.kernellab.kernel.Task;
 
@@ -48,6 +49,7 @@ final class RescheduleIdle {
   }
 
   /** {@code reschedule_idle(p)}: p is runnable and not running; maybe ask a CPU to pick it. */
+  @Models(file = "kernel/sched.c", function = "reschedule_idle", version = "2.4.17")
   void run(Task p) {
     runqueue.assertLocked();
     if (!smp) {

@@ -1,5 +1,6 @@
 package dev.kernellab.sched.goodness;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Task;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,6 +73,7 @@ final class RunqueueList {
   }
 
   /** {@code add_to_runqueue(p)}: list_add at the head; nr_running++. */
+  @Models(file = "kernel/sched.c", function = "add_to_runqueue", version = "2.4.17")
   void addFirst(GoodnessEntity e) {
     assertLocked();
     if (e.onRunqueue) {
@@ -85,6 +87,7 @@ final class RunqueueList {
   }
 
   /** {@code del_from_runqueue(p)}: list_del; nr_running--. */
+  @Models(file = "include/linux/sched.h", function = "del_from_runqueue", version = "2.4.17")
   void remove(GoodnessEntity e) {
     assertLocked();
     requireQueued(e);
@@ -95,6 +98,7 @@ final class RunqueueList {
   }
 
   /** {@code move_last_runqueue(p)}: to the tail (sched_yield, SCHED_RR expiry). */
+  @Models(file = "kernel/sched.c", function = "move_last_runqueue", version = "2.4.17")
   void moveLast(GoodnessEntity e) {
     assertLocked();
     requireQueued(e);
@@ -109,6 +113,7 @@ final class RunqueueList {
   }
 
   /** {@code move_first_runqueue(p)}: to the head (setscheduler). */
+  @Models(file = "kernel/sched.c", function = "move_first_runqueue", version = "2.4.17")
   void moveFirst(GoodnessEntity e) {
     assertLocked();
     requireQueued(e);

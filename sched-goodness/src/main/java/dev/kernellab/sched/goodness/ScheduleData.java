@@ -1,5 +1,6 @@
 package dev.kernellab.sched.goodness;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Mm;
 import dev.kernellab.kernel.SchedulerHost;
 import dev.kernellab.kernel.Task;
@@ -12,6 +13,7 @@ import dev.kernellab.kernel.Task;
  * schedule() before the generic half switches, which is what lets the post-switch
  * {@code reschedule_idle(prev)} see the incoming task as the CPU's current.
  */
+@Models(file = "kernel/sched.c", function = "struct schedule_data", version = "2.4.17")
 final class ScheduleData {
 
   /*
@@ -37,16 +39,19 @@ final class ScheduleData {
   }
 
   /** {@code init_idle}: the CPU starts in its idle task. */
+  @Models(file = "kernel/sched.c", function = "init_idle", version = "2.4.17")
   void initIdle(int cpu, Task idle) {
     curr[cpu] = idle;
   }
 
   /** {@code cpu_curr(cpu)}. */
+  @Models(file = "kernel/sched.c", function = "cpu_curr", version = "2.4.17")
   Task curr(int cpu) {
     return curr[cpu];
   }
 
   /** {@code last_schedule(cpu)}, ns. */
+  @Models(file = "kernel/sched.c", function = "last_schedule", version = "2.4.17")
   long lastScheduleNs(int cpu) {
     return lastScheduleNs[cpu];
   }

@@ -3,6 +3,7 @@ package dev.kernellab.sched.goodness;
 import static dev.kernellab.sched.goodness.GoodnessTunables.NICE_TO_TICKS;
 import static dev.kernellab.sched.goodness.GoodnessTunables.NO_CANDIDATE_GOODNESS;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.SchedPolicy;
 import dev.kernellab.kernel.SchedulerHost;
 import dev.kernellab.kernel.Task;
@@ -57,6 +58,7 @@ final class ScheduleLoop {
   }
 
   /** schedule() on {@code cpu}, whose current task is {@code prev}: the task to run next. */
+  @Models(file = "kernel/sched.c", function = "schedule", version = "2.4.17")
   Task pickNext(int cpu, Task prev) {
     if (prev != data.curr(cpu)) {
       throw new IllegalStateException("schedule() on cpu" + cpu + " for " + prev
@@ -89,6 +91,7 @@ final class ScheduleLoop {
     }
   }
 
+  @Models(file = "kernel/sched.c", function = "__schedule_tail", version = "2.4.17")
   private void switchTo(int cpu, Task prev, Task next, boolean prevYielded) {
     data.switchTo(cpu, next, host.now());
     GoodnessEntity ne = GoodnessEntity.of(next);

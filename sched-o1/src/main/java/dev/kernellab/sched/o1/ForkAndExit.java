@@ -2,6 +2,7 @@ package dev.kernellab.sched.o1;
 
 import static dev.kernellab.sched.o1.O1Scheduler.entity;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.SchedulerHost;
 import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.TaskState;
@@ -41,6 +42,7 @@ final class ForkAndExit {
    * The child's policy, rt_priority and nice are copied onto its {@link Task} too, since in C
    * they are part of the same struct copy.
    */
+  @Models(file = "kernel/fork.c", function = "do_fork", version = "2.5.5")
   void fork(Task parent, Task child) {
     O1Entity pe = entity(parent);
     O1Entity ce = entity(child);
@@ -72,6 +74,7 @@ final class ForkAndExit {
    * {@code wake_up_forked_process}, or for a boot task (no parent) the {@code wake_up_process}
    * of sched_init: queue on the current CPU's active array.
    */
+  @Models(file = "kernel/sched.c", function = "wake_up_forked_process", version = "2.5.5")
   void wakeUpNewTask(Task child, Task parent) {
     O1Entity ce = entity(child);
     SchedulerHost host = sched.host();
@@ -94,6 +97,7 @@ final class ForkAndExit {
   }
 
   /** {@code sched_exit(p)} with {@code current} = the reaper. */
+  @Models(file = "kernel/sched.c", function = "sched_exit", version = "2.5.5")
   void schedExit(Task reaper, Task child) {
     if (reaper.isIdle()) {
       return;

@@ -2,6 +2,7 @@ package dev.kernellab.sched.o1;
 
 import static dev.kernellab.sched.o1.O1Tunables.MAX_PRIO;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.SchedulerHost;
 import dev.kernellab.kernel.Task;
 
@@ -47,6 +48,8 @@ final class LoadBalancer {
   }
 
   /** {@code load_balance(this_rq, idle)}; returns the number of tasks pulled (0..2). */
+  @Models(file = "kernel/sched.c", function = "load_balance", version = "2.5.5")
+  @Models(file = "kernel/sched.c", function = "double_lock_balance", version = "2.5.5")
   int loadBalance(Runqueue thisRq, boolean idle) {
     if (runqueues.length < 2) {
       return 0;
@@ -111,6 +114,7 @@ final class LoadBalancer {
   }
 
   /** {@code CAN_MIGRATE_TASK}: not cache-hot, not running, allowed on this CPU. */
+  @Models(file = "kernel/sched.c", function = "CAN_MIGRATE_TASK", version = "2.5.5")
   private boolean canMigrate(O1Entity e, Runqueue busiest, int thisCpu) {
     Task t = e.task();
     return host.jiffies() - e.sleepTimestamp > tunables.cacheDecayTicks()

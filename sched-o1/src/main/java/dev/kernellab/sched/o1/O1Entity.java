@@ -1,5 +1,6 @@
 package dev.kernellab.sched.o1;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.SchedEntity;
 import dev.kernellab.kernel.Task;
 
@@ -11,6 +12,7 @@ import dev.kernellab.kernel.Task;
  * <p>2.5.5 keeps no nice field: nice is {@code static_prio - 120}. The {@code run_list} node is
  * intrusive ({@link #next}, {@link #prev}), so queueing a task never allocates.
  */
+@Models(file = "include/linux/sched.h", function = "struct task_struct", version = "2.5.5")
 public final class O1Entity extends SchedEntity {
 
   int prio; // 0..99 RT, 100..139 SCHED_OTHER, 140 only for idle tasks

@@ -3,6 +3,7 @@ package dev.kernellab.sched.o1;
 import static dev.kernellab.sched.o1.O1Tunables.MAX_PRIO;
 
 import dev.kernellab.hw.CostTable;
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.SchedEntity;
 import dev.kernellab.kernel.SchedPolicy;
 import dev.kernellab.kernel.Scheduler;
@@ -146,6 +147,7 @@ public final class O1Scheduler implements Scheduler {
     return e;
   }
 
+  @Models(file = "kernel/sched.c", function = "init_idle", version = "2.5.5")
   @Override
   public void initIdle(Task idle, int cpu) {
     O1Entity e = entity(idle);
@@ -171,6 +173,7 @@ public final class O1Scheduler implements Scheduler {
     forkAndExit.wakeUpNewTask(child, parent);
   }
 
+  @Models(file = "kernel/sched.c", function = "try_to_wake_up", version = "2.5.5")
   @Override
   public boolean tryToWakeUp(Task p, boolean sync) {
     // sync is ignored in 2.5.5; wakers only pass tasks whose state matched, never zombies.
@@ -200,6 +203,7 @@ public final class O1Scheduler implements Scheduler {
    * pick next (idle balance when empty, array switch when active is empty, head of the list of
    * the first set bit) and record the switch (nr_switches, curr).
    */
+  @Models(file = "kernel/sched.c", function = "schedule", version = "2.5.5")
   @Override
   public Task pickNext(int cpu, Task prev) {
     Runqueue rq = runqueues[cpu];

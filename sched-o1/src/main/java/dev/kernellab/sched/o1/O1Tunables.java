@@ -1,5 +1,7 @@
 package dev.kernellab.sched.o1;
 
+import dev.kernellab.hw.Models;
+
 /**
  * Models the "tuning knobs" block and the priority macros of kernel/sched.c and
  * include/linux/sched.h (2.5.5, K3): every constant of the O(1) scheduler, with the values that
@@ -103,11 +105,13 @@ public record O1Tunables(
   }
 
   /** {@code NICE_TO_PRIO(nice)}: nice -20..19 to static prio 100..139. */
+  @Models(file = "kernel/sched.c", function = "NICE_TO_PRIO", version = "2.5.5")
   public static int niceToPrio(int nice) {
     return MAX_RT_PRIO + nice + 20;
   }
 
   /** {@code PRIO_TO_NICE(prio)}, and {@code TASK_NICE(p)} applied to {@code static_prio}. */
+  @Models(file = "kernel/sched.c", function = "PRIO_TO_NICE", version = "2.5.5")
   public static int prioToNice(int prio) {
     return prio - MAX_RT_PRIO - 20;
   }
@@ -121,6 +125,7 @@ public record O1Tunables(
    * {@code TASK_TIMESLICE(p)}: from the static priority only, never the dynamic bonus; integer
    * arithmetic with the multiplication first, as the macro expands.
    */
+  @Models(file = "kernel/sched.c", function = "TASK_TIMESLICE", version = "2.5.5")
   public int taskTimeslice(int staticPrio) {
     return minTimesliceTicks
         + (maxTimesliceTicks - minTimesliceTicks) * (MAX_PRIO - 1 - staticPrio)
@@ -137,6 +142,7 @@ public record O1Tunables(
   }
 
   /** {@code effective_prio} for a SCHED_OTHER task: static_prio minus the bonus, clamped. */
+  @Models(file = "kernel/sched.c", function = "effective_prio", version = "2.5.5")
   public int effectivePrio(int staticPrio, int sleepAvg) {
     int prio = staticPrio - bonus(sleepAvg);
     return Math.max(MAX_RT_PRIO, Math.min(MAX_PRIO - 1, prio));
@@ -146,12 +152,14 @@ public record O1Tunables(
    * {@code DELTA(p)}: {@code SCALE(TASK_NICE(p), 40, 10) + INTERACTIVE_DELTA}. Java's division
    * truncates toward zero like C's, so nice -1..-3 scale to 0, not -1.
    */
+  @Models(file = "kernel/sched.c", function = "DELTA", version = "2.5.5")
   public static int delta(int staticPrio) {
     return prioToNice(staticPrio) * (MAX_USER_PRIO * PRIO_BONUS_RATIO / 100) / MAX_USER_PRIO
         + INTERACTIVE_DELTA;
   }
 
   /** {@code TASK_INTERACTIVE(p)}: the prio is at least DELTA levels better than static_prio. */
+  @Models(file = "kernel/sched.c", function = "TASK_INTERACTIVE", version = "2.5.5")
   public static boolean taskInteractive(int prio, int staticPrio) {
     return prio <= staticPrio - delta(staticPrio);
   }

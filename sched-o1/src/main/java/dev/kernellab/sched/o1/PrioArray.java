@@ -3,6 +3,7 @@ package dev.kernellab.sched.o1;
 import static dev.kernellab.sched.o1.O1Tunables.BITMAP_WORDS;
 import static dev.kernellab.sched.o1.O1Tunables.MAX_PRIO;
 
+import dev.kernellab.hw.Models;
 import java.util.List;
 
 /**
@@ -12,6 +13,7 @@ import java.util.List;
  * <p>One FIFO list per priority, a bitmap of the non-empty lists, and a count. The lists are
  * intrusive (the nodes are the {@link O1Entity} fields), so no operation allocates.
  */
+@Models(file = "kernel/sched.c", function = "struct prio_array", version = "2.5.5")
 final class PrioArray {
 
   /*
@@ -37,6 +39,7 @@ final class PrioArray {
   }
 
   /** {@code enqueue_task}: append at the tail of queue[prio], set its bit. */
+  @Models(file = "kernel/sched.c", function = "enqueue_task", version = "2.5.5")
   void enqueue(O1Entity e) {
     int p = e.prio;
     e.next = null;
@@ -53,6 +56,7 @@ final class PrioArray {
   }
 
   /** {@code dequeue_task}: unlink, clear the bit if the list emptied. Leaves {@code e.array}. */
+  @Models(file = "kernel/sched.c", function = "dequeue_task", version = "2.5.5")
   void dequeue(O1Entity e) {
     int p = e.prio;
     nrActive--;
@@ -80,6 +84,8 @@ final class PrioArray {
   }
 
   /** {@code sched_find_first_bit}: the best non-empty priority, or MAX_PRIO if none. */
+  @Models(file = "include/asm-i386/mmu_context.h", function = "sched_find_first_bit",
+      version = "2.5.5")
   int findFirstBit() {
     for (int w = 0; w < BITMAP_WORDS - 1; w++) {
       if (bitmap[w] != 0) {
@@ -90,6 +96,7 @@ final class PrioArray {
   }
 
   /** {@code find_next_bit(bitmap, MAX_PRIO, from)}: first set bit at or above {@code from}. */
+  @Models(file = "include/asm-i386/bitops.h", function = "find_next_bit", version = "2.5.5")
   int findNextBit(int from) {
     int w = from >>> 6;
     long word = bitmap[w] & (-1L << (from & 63));

@@ -1,5 +1,6 @@
 package dev.kernellab.sched.o1;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Task;
 
 /**
@@ -7,6 +8,7 @@ import dev.kernellab.kernel.Task;
  * {@link PrioArray}s. The lock is implicit: the simulation is single-threaded, and every
  * scheduler method runs as if this runqueue's lock were held with interrupts off.
  */
+@Models(file = "kernel/sched.c", function = "struct runqueue", version = "2.5.5")
 final class Runqueue {
 
   final int cpu;
@@ -37,12 +39,14 @@ final class Runqueue {
    * runnable task. A stamp of 0 reads as "none" (2.5.5 kernel/sched.c EXPIRED_STARVING), so
    * an expiry stamped while jiffies is still 0 (kernel/timer.c starts it there) is not seen.
    */
+  @Models(file = "kernel/sched.c", function = "EXPIRED_STARVING", version = "2.5.5")
   boolean expiredStarving(long jiffies, int starvationLimitTicks) {
     return expiredTimestamp != 0
         && jiffies - expiredTimestamp >= (long) starvationLimitTicks * nrRunning + 1;
   }
 
   /** {@code activate_task}: credit whole ticks slept (not RT), new prio, into active. */
+  @Models(file = "kernel/sched.c", function = "activate_task", version = "2.5.5")
   void activateTask(O1Entity e, long jiffies, O1Tunables tunables) {
     long sleepTime = jiffies - e.sleepTimestamp;
     if (!e.isRt() && sleepTime > 0) {
@@ -54,6 +58,7 @@ final class Runqueue {
   }
 
   /** {@code deactivate_task}: off its array; the caller stamps nothing (schedule() does). */
+  @Models(file = "kernel/sched.c", function = "deactivate_task", version = "2.5.5")
   void deactivateTask(O1Entity e) {
     nrRunning--;
     e.array.dequeue(e);

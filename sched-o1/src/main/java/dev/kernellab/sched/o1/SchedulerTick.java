@@ -2,6 +2,7 @@ package dev.kernellab.sched.o1;
 
 import static dev.kernellab.sched.o1.O1Scheduler.entity;
 
+import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.SchedPolicy;
 import dev.kernellab.kernel.Task;
 
@@ -37,6 +38,8 @@ final class SchedulerTick {
     this.balancer = balancer;
   }
 
+  @Models(file = "kernel/sched.c", function = "scheduler_tick", version = "2.5.5")
+  @Models(file = "kernel/sched.c", function = "idle_tick", version = "2.5.5")
   void tick(Runqueue rq) {
     Task p = rq.curr;
     long jiffies = sched.host().jiffies();
