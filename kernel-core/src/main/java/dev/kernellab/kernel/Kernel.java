@@ -299,7 +299,10 @@ public final class Kernel implements SchedulerHost {
   // ---- tasks ----------------------------------------------------------------------------------
 
   private Task newTask(int pid, String comm, Mm mm, boolean idle, long allowed, String stream) {
-    return new Task(pid, comm, mm, idle, allowed, sim.randoms().stream("task." + stream));
+    // a task's stream is "task.<pid>" (pids only grow: an indexed family remembers one number)
+    // or, for the idle tasks, "task.idle<cpu>"
+    return new Task(pid, comm, mm, idle, allowed,
+        stream == null ? sim.randoms().stream("task", pid) : sim.randoms().stream("task." + stream));
   }
 
   /** Creates a task from {@code spec} and makes it runnable (a boot-time task). */
@@ -314,7 +317,7 @@ public final class Kernel implements SchedulerHost {
     if (allowed == 0) {
       throw new IllegalArgumentException(spec.comm() + ": cpus_allowed names no CPU of this machine");
     }
-    Task t = newTask(pid, spec.comm(), mm, false, allowed, Integer.toString(pid));
+    Task t = newTask(pid, spec.comm(), mm, false, allowed, null);
     t.setPolicy(spec.policy(), spec.rtPriority());
     t.setNice(spec.nice());
     t.setCpu(spec.mayRunOnOrFirst(allowed));
@@ -342,7 +345,7 @@ public final class Kernel implements SchedulerHost {
     Task parent = c.current;
     int pid = nextPid++;
     Mm mm = program.isUser() ? (parent.mm() == null ? new Mm(pid) : parent.mm().copy(pid)) : null;
-    Task child = newTask(pid, comm, mm, false, parent.cpusAllowed(), Integer.toString(pid));
+    Task child = newTask(pid, comm, mm, false, parent.cpusAllowed(), null);
     child.setPolicy(parent.policy(), parent.rtPriority());
     child.setNice(parent.nice());
     child.setCpu(c.id);

@@ -31,8 +31,8 @@ import picocli.CommandLine.Model.CommandSpec;
           + " (for the JIT), on this thread alone, timing the run and not the kernel's composition."
           + " Reports engine events and interpreter"
           + " operations per simulated second (deterministic), wall ns per event and its ratio to"
-          + " a bare heap's hold operation, the real-time factor, the allocation rate and the"
-          + " peak heap.",
+          + " a bare heap's hold operation, the real-time factor, the allocation rate, the"
+          + " peak heap and the heap the run keeps (live, after a collection).",
       ""
     },
     footer = {
@@ -80,7 +80,7 @@ final class BenchCommand implements Callable<Integer> {
 
   /** One measured run. */
   record Row(String workload, String config, long simulatedNs, long events, long ops, long wallNs,
-      long allocatedBytes, long peakHeapBytes) {
+      long allocatedBytes, long peakHeapBytes, long liveHeapBytes) {
 
     double eventsPerSimS() {
       return events / (simulatedNs / 1e9);
@@ -121,15 +121,15 @@ final class BenchCommand implements Callable<Integer> {
         scheduler, cpus, cpus == 1 ? "" : "s", Durations.simulated(durationNs), Durations.simulated(warmupNs));
     double heapNs = holdNsPerOp();
     out.printf(Locale.ROOT, "yardstick: a bare heap of %d long keys holds at %.1f ns per operation%n%n", HOLD_SIZE, heapNs);
-    out.printf(Locale.ROOT, "%-12s %-15s %12s %12s %9s %8s %10s %10s %9s%n", "workload", "config", "events/sim-s",
-        "ops/sim-s", "ns/event", "x heap", "real time", "alloc MB/s", "heap MB");
+    out.printf(Locale.ROOT, "%-12s %-15s %12s %12s %9s %8s %10s %10s %8s %8s%n", "workload", "config", "events/sim-s",
+        "ops/sim-s", "ns/event", "x heap", "real time", "alloc MB/s", "peak MB", "live MB");
     out.flush();
     for (Experiment e : es) {
       run(e.withDuration(warmupNs));
       Row r = run(e);
-      out.printf(Locale.ROOT, "%-12s %-15s %,12.0f %,12.0f %9.1f %8.1f %9.1fx %10.2f %9.1f%n", r.workload(), r.config(),
-          r.eventsPerSimS(), r.opsPerSimS(), r.nsPerEvent(), r.nsPerEvent() / heapNs, r.realtimeFactor(),
-          r.allocMbPerWallS(), r.peakHeapBytes() / 1e6);
+      out.printf(Locale.ROOT, "%-12s %-15s %,12.0f %,12.0f %9.1f %8.1f %9.1fx %10.2f %8.1f %8.1f%n", r.workload(),
+          r.config(), r.eventsPerSimS(), r.opsPerSimS(), r.nsPerEvent(), r.nsPerEvent() / heapNs, r.realtimeFactor(),
+          r.allocMbPerWallS(), r.peakHeapBytes() / 1e6, r.liveHeapBytes() / 1e6);
       out.flush();
     }
     return 0;
@@ -151,7 +151,13 @@ final class BenchCommand implements Callable<Integer> {
     long wall = System.nanoTime() - wall0;
     long alloc = threads.getCurrentThreadAllocatedBytes() - alloc0;
     long peak = heap.stream().mapToLong(p -> p.getPeakUsage().getUsed()).sum();
-    return new Row(e.workload(), e.config(), k.now(), k.simulation().eventsFired(), k.opsExecuted(), wall, alloc, peak);
+    // what the run keeps, with the kernel still reachable: the figure that must not grow with
+    // the simulated time (the peak above also counts garbage not yet collected)
+    System.gc();
+    long live = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    java.lang.ref.Reference.reachabilityFence(k);
+    return new Row(e.workload(), e.config(), k.now(), k.simulation().eventsFired(), k.opsExecuted(), wall, alloc, peak,
+        live);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.kernellab.hw.sim;
 
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -20,6 +21,9 @@ public final class RandomStreams {
   private final long rootSeed;
   // Sorted set: only membership matters, but nothing in the lab iterates an unordered set.
   private final TreeSet<String> issued = new TreeSet<>();
+  // Indexed families ("task" + pid): only the last index, so that a run forking a process a
+  // millisecond keeps no name per process (a set of names grew by 150 k per simulated hour).
+  private final TreeMap<String, Long> lastIndex = new TreeMap<>();
 
   /** Creates the streams of one run. */
   public RandomStreams(long rootSeed) {
@@ -40,6 +44,28 @@ public final class RandomStreams {
     if (!issued.add(name)) {
       throw new IllegalArgumentException("random stream '" + name + "' was already taken");
     }
+    return new SplittableRandom(seedFor(rootSeed, name));
+  }
+
+  /**
+   * Returns a fresh generator for member {@code index} of the family {@code family}: the same
+   * stream as {@code stream(family + "." + index)}, for families whose members are numbered in
+   * increasing order (process ids), so that only the last number needs remembering.
+   *
+   * @throws IllegalArgumentException if {@code index} is not above every index taken before in
+   *     this family, or the family is also used as a plain name
+   */
+  public SplittableRandom stream(String family, long index) {
+    Long last = lastIndex.get(family);
+    if (last != null && index <= last) {
+      throw new IllegalArgumentException(
+          "random stream '" + family + "." + index + "' taken out of order (last was " + last + ")");
+    }
+    String name = family + "." + index;
+    if (issued.contains(name)) {
+      throw new IllegalArgumentException("random stream '" + name + "' was already taken");
+    }
+    lastIndex.put(family, index);
     return new SplittableRandom(seedFor(rootSeed, name));
   }
 

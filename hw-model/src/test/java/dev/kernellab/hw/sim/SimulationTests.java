@@ -112,4 +112,18 @@ class SimulationTests {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'x' was already taken");
   }
+
+  @Test
+  void anIndexedStreamIsTheNamedOneAndMustComeInIncreasingOrder() {
+    RandomStreams byIndex = new RandomStreams(7);
+    RandomStreams byName = new RandomStreams(7);
+    assertThat(byIndex.stream("task", 17).nextLong()).isEqualTo(byName.stream("task.17").nextLong());
+    byIndex.stream("task", 18);
+    assertThatThrownBy(() -> byIndex.stream("task", 18)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("out of order");
+    assertThatThrownBy(() -> byIndex.stream("task", 3)).isInstanceOf(IllegalArgumentException.class);
+    byName.stream("task.20");
+    assertThatThrownBy(() -> byName.stream("task", 20)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("already taken");
+  }
 }
