@@ -7,11 +7,11 @@ import dev.kernellab.hw.Models;
  * gates it (include/linux/low-latency.h, 2.4.32 copy of the patch).
  */
 @Models(file = "include/linux/low-latency.h", function = "conditional_schedule_needed",
-    version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
 @Models(file = "include/linux/low-latency.h", function = "TEST_RESCHED_COUNT",
-    version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
 @Models(file = "include/linux/low-latency.h", function = "RESET_RESCHED_COUNT",
-    version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
 public enum Cadence {
   /**
    * Every iteration, {@code if (conditional_schedule_needed())}: in the non-debug build that is

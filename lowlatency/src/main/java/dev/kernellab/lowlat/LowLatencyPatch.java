@@ -56,6 +56,9 @@ public final class LowLatencyPatch implements CatalogPatch {
 
   /** The name the patch is registered under. */
   public static final String NAME = "lowlat";
+
+  /** The version of Morton's patch the model follows, as the {@code @Models} of this module name it. */
+  public static final String VERSION = "low-latency 2.4 (2.4.32 copy)";
   /** The sysctl of CONFIG_LOLAT_SYSCTL. */
   public static final String SYSCTL = "kernel/lowlatency";
 
@@ -134,9 +137,9 @@ public final class LowLatencyPatch implements CatalogPatch {
 
   /** The hook path the patch runs between iterations at {@code ps}'s site. */
   @Models(file = "include/linux/low-latency.h", function = "conditional_schedule",
-      version = "low-latency 2.4 (2.4.32 copy)")
+      version = LowLatencyPatch.VERSION)
   @Models(file = "include/linux/low-latency.h", function = "unconditional_schedule",
-      version = "low-latency 2.4 (2.4.32 copy)")
+      version = LowLatencyPatch.VERSION)
   static KernelPath hook(PatchedSite ps, Function<String, SpinLock> locks, Sysctl gate) {
     Site s = ps.site();
     KernelPath.Builder b = KernelPath.path(s.file(), s.function() + "/" + ps.technique().kernelName());

@@ -33,40 +33,40 @@ import java.util.List;
  * says how.
  */
 @Models(file = "mm/memory.c", function = "zap_page_range",
-    version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
 @Models(file = "mm/filemap.c", function = "do_generic_file_read",
-    version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
 @Models(file = "mm/filemap.c", function = "generic_file_write",
-    version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
 @Models(file = "mm/filemap.c", function = "truncate_list_pages",
-    version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
 @Models(file = "mm/filemap.c", function = "invalidate_inode_pages",
-    version = "low-latency 2.4 (2.4.32 copy)")
-@Models(file = "mm/vmscan.c", function = "swap_out_pmd", version = "low-latency 2.4 (2.4.32 copy)")
-@Models(file = "mm/swapfile.c", function = "si_swapinfo", version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
+@Models(file = "mm/vmscan.c", function = "swap_out_pmd", version = LowLatencyPatch.VERSION)
+@Models(file = "mm/swapfile.c", function = "si_swapinfo", version = LowLatencyPatch.VERSION)
 @Models(file = "mm/swapfile.c", function = "get_swaparea_info",
-    version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
 @Models(file = "fs/buffer.c", function = "write_some_buffers",
-    version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
 @Models(file = "fs/buffer.c", function = "fsync_buffers_list",
-    version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
 @Models(file = "fs/buffer.c", function = "invalidate_bdev",
-    version = "low-latency 2.4 (2.4.32 copy)")
-@Models(file = "fs/dcache.c", function = "prune_dcache", version = "low-latency 2.4 (2.4.32 copy)")
-@Models(file = "fs/dcache.c", function = "select_parent", version = "low-latency 2.4 (2.4.32 copy)")
-@Models(file = "fs/inode.c", function = "prune_icache", version = "low-latency 2.4 (2.4.32 copy)")
-@Models(file = "fs/inode.c", function = "dispose_list", version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
+@Models(file = "fs/dcache.c", function = "prune_dcache", version = LowLatencyPatch.VERSION)
+@Models(file = "fs/dcache.c", function = "select_parent", version = LowLatencyPatch.VERSION)
+@Models(file = "fs/inode.c", function = "prune_icache", version = LowLatencyPatch.VERSION)
+@Models(file = "fs/inode.c", function = "dispose_list", version = LowLatencyPatch.VERSION)
 @Models(file = "fs/inode.c", function = "invalidate_list",
-    version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
 @Models(file = "fs/proc/array.c", function = "statm_pte_range",
-    version = "low-latency 2.4 (2.4.32 copy)")
-@Models(file = "kernel/exit.c", function = "close_files", version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
+@Models(file = "kernel/exit.c", function = "close_files", version = LowLatencyPatch.VERSION)
 @Models(file = "drivers/block/ll_rw_blk.c", function = "submit_bh",
-    version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
 @Models(file = "drivers/video/fbcon-cfb16.c", function = "fbcon_cfb16_putcs",
-    version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
 @Models(file = "net/core/iovec.c", function = "memcpy_toiovec",
-    version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
 public final class LowLatencySites {
 
   private LowLatencySites() {}

@@ -7,9 +7,9 @@ import dev.kernellab.hw.Models;
  * patch; docs/lowlatency-sites.md, Mechanism).
  */
 @Models(file = "include/linux/low-latency.h", function = "conditional_schedule",
-    version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
 @Models(file = "include/linux/low-latency.h", function = "unconditional_schedule",
-    version = "low-latency 2.4 (2.4.32 copy)")
+    version = LowLatencyPatch.VERSION)
 public enum Technique {
   /**
    * {@code conditional_schedule()}: if {@code current->need_resched}, set TASK_RUNNING and
