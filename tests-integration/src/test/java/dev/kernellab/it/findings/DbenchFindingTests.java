@@ -2,13 +2,8 @@ package dev.kernellab.it.findings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.Kernel;
-import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.SchedulerProvider;
-import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.workloads.Workload;
-import dev.kernellab.workloads.Workloads;
 import java.util.List;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -29,16 +24,9 @@ class DbenchFindingTests {
   record Figures(String config, long seed, double mbPerS, double diskBusyPct, double meanQueue) {}
 
   static Figures run(String config, long seed) {
-    Kernel24Paths paths = Kernel24Paths.withDefaults();
-    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor(), seed).scheduler(SchedulerProvider.create("o1"));
-    paths.install(b);
-    paths.installDaemons(b);
-    if (!config.equals("vanilla")) {
-      paths.patch(b, config);
-    }
-    Workload.Run run = Workloads.create("dbench").install(paths, b);
-    Kernel k = b.build();
-    run.start(k);
+    FindingsRig.Composed x = FindingsRig.compose("dbench", "o1", config, 1, seed, null, null);
+    Kernel k = x.kernel();
+    Workload.Run run = x.run();
     long busy = 0;
     long queued = 0;
     long samples = 0;

@@ -2,17 +2,10 @@ package dev.kernellab.it.findings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kernellab.hw.MachineSpec;
-import dev.kernellab.kernel.Kernel;
-import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.Tracer;
-import dev.kernellab.paths.Kernel24Paths;
-import dev.kernellab.workloads.Workload;
-import dev.kernellab.workloads.Workloads;
 import org.junit.jupiter.api.Test;
 
 /** One configuration and one seed give one trace: every kernel event, in order, the same twice. */
@@ -81,20 +74,8 @@ class DeterminismTests {
   }
 
   static TraceDigest trace(String scheduler, String config, int cpus, long seed) {
-    Kernel24Paths paths = Kernel24Paths.withDefaults();
-    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor().withCpus(cpus), seed)
-        .scheduler(SchedulerProvider.create(scheduler));
-    paths.install(b);
-    paths.installDaemons(b);
-    for (String patch : config.split("\\+", -1)) {
-      paths.patch(b, patch);
-    }
-    Workload.Run run = Workloads.create("stress").install(paths, b);
     TraceDigest d = new TraceDigest();
-    b.tracer(d);
-    Kernel k = b.build();
-    run.start(k);
-    k.run(3_000_000_000L);
+    FindingsRig.compose("stress", scheduler, config, cpus, seed, d, null).kernel().run(3_000_000_000L);
     return d;
   }
 

@@ -4,8 +4,10 @@ import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.kernel.Tracer;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.workloads.ProbeResult;
+import dev.kernellab.workloads.SampleListener;
 import dev.kernellab.workloads.Workload;
 import dev.kernellab.workloads.WorkloadResult;
 import dev.kernellab.workloads.Workloads;
@@ -48,24 +50,43 @@ final class FindingsRig {
     return cells.parallelStream().map(FindingsRig::run).toList();
   }
 
-  static Outcome run(Cell c) {
+  /** A started kernel and its workload. */
+  record Composed(Kernel kernel, Workload.Run run) {}
+
+  /**
+   * The kernel of {@code kernel-lab}: the catalog with its daemons, {@code scheduler}, the
+   * patches of {@code config} ({@code vanilla} or names joined by '+'), {@code workload} and
+   * {@code tracer} and {@code listener} (either may be null), on {@code cpus} CPUs, built and
+   * started.
+   */
+  static Composed compose(String workload, String scheduler, String config, int cpus, long seed, Tracer tracer,
+      SampleListener listener) {
     Kernel24Paths paths = Kernel24Paths.withDefaults();
-    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor(), c.seed())
-        .scheduler(SchedulerProvider.create(c.scheduler()));
+    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor().withCpus(cpus), seed)
+        .scheduler(SchedulerProvider.create(scheduler));
     paths.install(b);
     paths.installDaemons(b);
-    if (!c.config().equals("vanilla")) {
-      for (String patch : c.config().split("\\+", -1)) {
+    if (!config.equals("vanilla")) {
+      for (String patch : config.split("\\+", -1)) {
         paths.patch(b, patch);
       }
     }
-    Workload.Run run = Workloads.create(c.workload()).install(paths, b);
-    WorstSampleOracle oracle = new WorstSampleOracle(1);
-    b.tracer(oracle);
-    run.listen(oracle);
+    Workload.Run run = Workloads.create(workload).install(paths, b);
+    if (tracer != null) {
+      b.tracer(tracer);
+    }
+    if (listener != null) {
+      run.listen(listener);
+    }
     Kernel k = b.build();
     run.start(k);
-    k.run(c.durationNs());
-    return new Outcome(c, run.result(k), oracle.worst());
+    return new Composed(k, run);
+  }
+
+  static Outcome run(Cell c) {
+    WorstSampleOracle oracle = new WorstSampleOracle(1);
+    Composed x = compose(c.workload(), c.scheduler(), c.config(), 1, c.seed(), oracle, oracle);
+    x.kernel().run(c.durationNs());
+    return new Outcome(c, x.run().result(x.kernel()), oracle.worst());
   }
 }
