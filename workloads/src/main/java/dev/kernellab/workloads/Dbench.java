@@ -20,10 +20,15 @@ import java.util.List;
  * a working set of {@value #FILES_PER_CLIENT} files and, call after call, picks one at random:
  * a file that does not exist is created and written whole; one that does is read in a piece
  * ({@value #READ_PCT} %), written in a piece ({@value #WRITE_PCT} %), looked up
- * ({@value #LOOKUP_PCT} %: an open and a close), or deleted (the rest). Every size and share is
- * an assumption said out loud; none is fitted to a reported throughput. With 16 clients the
- * working set is about the size of a 2002 machine's page cache, so writeback and the disk set
- * the pace, as the period's readers of dbench 16 said of it.
+ * ({@value #LOOKUP_PCT} %: an open and a close), or deleted (the rest). The one measured figure
+ * the sizes answer to is the trace's data per operation: client.txt holds about 90,000
+ * operations a client (dbench README, Tridgell) over which a client moves 132 MB (dbench's
+ * {@code 132 * N / t}), about {@value #TRACE_BYTES_PER_OP} bytes an operation; the shares and
+ * the size distributions are assumptions chosen within that budget, never fitted to a reported
+ * throughput ({@code DbenchTests} checks the budget). A client's files then total well under a
+ * megabyte, so with 16 clients the data stays in the page cache, as the period's readers of
+ * dbench 16 said of it (Morton and van Riel on linux-kernel, 2002), and the load is the
+ * system calls, the page cache and writeback rather than reads from the disk.
  */
 final class Dbench {
 
@@ -31,11 +36,25 @@ final class Dbench {
   static final int DEFAULT_CLIENTS = 16;
   /** Files in a client's working set: assumption, 32. */
   static final int FILES_PER_CLIENT = 32;
-  /** A file's size when created: assumption, log-normal with median 256 KiB. */
-  static final Distribution FILE_BYTES = Distribution.logNormal(256 * 1024, 1.2);
-  /** One read or write call: 4-64 KiB (SMB ReadX/WriteX of the trace; assumption). */
-  static final Distribution IO_BYTES = Distribution.empirical(
-      new long[] {4_096, 16_384, 65_536}, new double[] {0.5, 0.3, 0.2});
+  /**
+   * Data an operation of the trace moves on average: 132 MB a client (dbench 1.x, {@code
+   * 132 * N / t}) over the about 90,000 operations of client.txt (dbench README).
+   */
+  static final long TRACE_BYTES_PER_OP = 132_000_000L / 90_000;
+  /**
+   * A file's size when created: assumption, log-normal with median 16 KiB (the office
+   * documents of a NetBench client's tree; small enough that creating files stays within
+   * {@link #TRACE_BYTES_PER_OP}).
+   */
+  static final Distribution FILE_BYTES = Distribution.logNormal(16 * 1024, 1.2);
+  /** One write call while a file is created: assumption, 4 KiB (a page; SMB WriteX). */
+  static final Distribution IO_BYTES = Distribution.fixed(4_096);
+  /**
+   * One read or write of a piece of an existing file: assumption, 512 B, 1 KiB or 4 KiB
+   * (SMB ReadX/WriteX of application records), within {@link #TRACE_BYTES_PER_OP}.
+   */
+  static final Distribution PIECE_BYTES = Distribution.empirical(
+      new long[] {512, 1_024, 4_096}, new double[] {0.4, 0.4, 0.2});
   /** Share of calls on an existing file that read a piece: assumption, 60 %. */
   static final int READ_PCT = 60;
   /** ... that write a piece: assumption, 25 %. */
@@ -48,6 +67,7 @@ final class Dbench {
   private final List<TaskSpec> tasks = new ArrayList<>();
   private final long[] bytesMoved;
   private long operations;
+  private long syscalls;
 
   Dbench(Kernel24Paths paths, int clients) {
     if (clients < 1) {
@@ -88,29 +108,41 @@ final class Dbench {
             .build();
     return KernelPath.userProgram("dbench" + id)
         .loop("trace", Long.MAX_VALUE, l -> l
-            .probe((c, t, now) -> pick(s, c.sample(PICK)))
+            .probe((c, t, now) -> pick(s, c.sample(PICK), c.sample(PIECE_BYTES)))
             .loopWhile("create", c -> s.action == 0 && !s.exists[s.file], x -> x
                 .syscall(create)
+                .probe((c, t, now) -> syscalls++)
                 .loopWhile("write", c -> s.at < s.size[s.file], w -> w
                     .probe((c, t, now) -> s.len = Math.min(c.sample(IO_BYTES), s.size[s.file] - s.at))
                     .syscall(paths.filemap().sysWrite, c -> s.io.on(s.files[s.file], s.at, s.len))
                     .probe((c, t, now) -> {
                       moved(id, s.len);
+                      syscalls++;
                       s.at += s.len;
                     })
                     .compute(CLIENT_USER_NS)))
             .loopWhile("read", c -> once(s, 1), r -> r
                 .syscall(paths.filemap().sysRead, c -> s.io.on(s.files[s.file], s.at, s.len))
-                .probe((c, t, now) -> moved(id, s.len)))
+                .probe((c, t, now) -> {
+                  moved(id, s.len);
+                  syscalls++;
+                }))
             .loopWhile("rewrite", c -> once(s, 2), w -> w
                 .syscall(paths.filemap().sysWrite, c -> s.io.on(s.files[s.file], s.at, s.len))
-                .probe((c, t, now) -> moved(id, s.len)))
+                .probe((c, t, now) -> {
+                  moved(id, s.len);
+                  syscalls++;
+                }))
             .loopWhile("lookup", c -> once(s, 3), q -> q
                 .syscall(paths.syscalls().open)
-                .syscall(paths.syscalls().close))
+                .syscall(paths.syscalls().close)
+                .probe((c, t, now) -> syscalls += 2))
             .loopWhile("unlink", c -> once(s, 4), u -> u
                 .syscall(paths.filemap().sysUnlink, c -> s.io.on(s.files[s.file], 0, 0))
-                .probe((c, t, now) -> s.exists[s.file] = false))
+                .probe((c, t, now) -> {
+                  s.exists[s.file] = false;
+                  syscalls++;
+                }))
             .compute(CLIENT_USER_NS)
             .probe((c, t, now) -> operations++))
         .build();
@@ -119,8 +151,8 @@ final class Dbench {
   /** One draw for the next call's file, action and piece. */
   private static final Distribution PICK = Distribution.uniform(0, 9_999_999);
 
-  /** Chooses the next call from one uniform draw: a file, then what to do with it. */
-  private static void pick(Client s, long draw) {
+  /** Chooses the next call from one uniform draw (a file, then what to do) and a piece size. */
+  private static void pick(Client s, long draw, long piece) {
     s.file = (int) (draw % FILES_PER_CLIENT);
     int pct = (int) (draw / FILES_PER_CLIENT % 100);
     if (!s.exists[s.file]) {
@@ -129,8 +161,8 @@ final class Dbench {
     }
     s.action = pct < READ_PCT ? 1 : pct < READ_PCT + WRITE_PCT ? 2 : pct < READ_PCT + WRITE_PCT + LOOKUP_PCT ? 3 : 4;
     long size = s.size[s.file];
-    s.len = Math.min(size, 16_384 + (draw % 3) * 24_576); // 16, 40 or 64 KiB, at most the file
-    s.at = size > s.len ? (draw / 97) % (size - s.len) / 4_096 * 4_096 : 0;
+    s.len = Math.min(size, piece);
+    s.at = size > s.len ? (draw / 97) % (size - s.len) / 512 * 512 : 0;
   }
 
   /**
@@ -165,6 +197,11 @@ final class Dbench {
   /** Files gone through so far, all clients. */
   long operations() {
     return operations;
+  }
+
+  /** System calls all clients made so far: the trace's operations. */
+  long syscalls() {
+    return syscalls;
   }
 
   /** dbench's figure: 10^-6 x bytes moved / seconds. */

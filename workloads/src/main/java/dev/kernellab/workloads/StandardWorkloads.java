@@ -137,6 +137,7 @@ final class StandardWorkloads {
             counters.put("clients", (long) clients);
             counters.put("bytes_moved", db.bytesMoved());
             counters.put("files", db.operations());
+            counters.put("syscalls", db.syscalls());
             return counters;
           },
           k -> db.throughputMbPerS(k.now()),

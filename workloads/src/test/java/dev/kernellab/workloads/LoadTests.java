@@ -37,8 +37,20 @@ class LoadTests {
     assertThat(bytes).isPositive();
     assertThat(r.throughputMbPerS()).isEqualTo(bytes / 1e6 / 3.0);
     assertThat(r.counters().get("clients")).isEqualTo(4);
-    // 132 MB a client over the trace is dbench's own 132 * N / t: the same formula.
-    assertThat(132e6 * 4 / 1e6 / 60.0).isEqualTo(132.0 * 4 / 60.0);
+  }
+
+  @Test
+  void dbenchMovesAboutTheTracesDataPerOperation() {
+    Kernel24Paths paths = Kernel24Paths.withDefaults();
+    Workload.Run[] run = {null};
+    Kernel k = kernel(paths, 2, b -> run[0] = Workloads.dbench(4).install(paths, b));
+    run[0].start(k);
+    k.run(5_000 * MS);
+    WorkloadResult r = run[0].result(k);
+    double perCall = (double) r.counters().get("bytes_moved") / r.counters().get("syscalls");
+    // client.txt: 132 MB over about 90,000 operations, 1,466 bytes each on average.
+    assertThat(r.counters().get("syscalls")).isGreaterThan(10_000);
+    assertThat(perCall).isBetween(Dbench.TRACE_BYTES_PER_OP * 0.75, Dbench.TRACE_BYTES_PER_OP * 1.25);
   }
 
   @Test
