@@ -209,4 +209,46 @@ final class FlowOps {
       return "set_current_state(TASK_" + state + ")";
     }
   }
+
+  /** A primitive defined outside the kernel through {@link Operation}, run phase by phase. */
+  static final class Custom extends Op {
+    final Operation operation;
+
+    Custom(Operation operation) {
+      this.operation = operation;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      Operation.Step s = c.operationStep;
+      s.reset();
+      int next = operation.step(s, f.phase);
+      if (next < 0 && next != Operation.DONE) {
+        throw new IllegalStateException(operation.describe() + ": step returned phase " + next);
+      }
+      KernelPath call = s.calledPath();
+      long ns = s.computeNs();
+      boolean done = next == Operation.DONE;
+      if (call == null && ns >= 0) {
+        if (!done) {
+          f.phase = next;
+        }
+        k.compute(c, f, ns, done);
+        return;
+      }
+      if (done) {
+        f.advance();
+      } else {
+        f.phase = next;
+      }
+      if (call != null) {
+        k.pushFrame(c, ctx, call, false);
+      }
+    }
+
+    @Override
+    String describe() {
+      return operation.describe();
+    }
+  }
 }

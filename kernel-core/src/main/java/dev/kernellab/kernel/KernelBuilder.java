@@ -46,6 +46,7 @@ public final class KernelBuilder {
   private boolean ksoftirqd = true;
   private boolean built;
   private final Map<String, Object> attachments = new TreeMap<>();
+  private final java.util.Set<Site> declaredSites = new java.util.LinkedHashSet<>();
 
   /** Starts a kernel for {@code machine}; every random draw of the run derives from {@code seed}. */
   public KernelBuilder(MachineSpec machine, long seed) {
@@ -102,9 +103,13 @@ public final class KernelBuilder {
     return this;
   }
 
-  /** Attaches a tracer (one; compose collectors in the tracer itself). */
+  /**
+   * Attaches a tracer. Several calls attach several tracers, fed every event in the order they
+   * were attached ({@link Tracer#compose}).
+   */
   public KernelBuilder tracer(Tracer t) {
-    this.tracer = t;
+    Objects.requireNonNull(t, "tracer");
+    this.tracer = tracer == null ? t : Tracer.both(tracer, t);
     return this;
   }
 
@@ -142,6 +147,16 @@ public final class KernelBuilder {
     return this;
   }
 
+  /**
+   * Declares loop sites this kernel's code has (a path catalog declares all of its own when it
+   * is installed). Once any are declared, a patch that hooks a site none of them is, a
+   * mistyped one, is refused instead of silently never running.
+   */
+  public KernelBuilder declareSites(java.util.Collection<Site> sites) {
+    sites.forEach(s -> declaredSites.add(Objects.requireNonNull(s, "site")));
+    return this;
+  }
+
   /** What a patch may change while the kernel is built. */
   public final class Patching {
     private final String patch;
@@ -165,6 +180,11 @@ public final class KernelBuilder {
      * hooking one site run in the order they were applied.
      */
     public void hookSite(Site site, KernelPath hook) {
+      if (!declaredSites.isEmpty() && !declaredSites.contains(site)) {
+        throw new IllegalArgumentException("patch " + patch + " hooks " + site.key()
+            + ", a site no path of this kernel has (declared: " + declaredSites.size()
+            + " sites, e.g. " + declaredSites.iterator().next().key() + ")");
+      }
       KernelPath existing = siteHooks.get(site);
       if (existing == null) {
         siteHooks.put(site, hook);
@@ -222,6 +242,20 @@ public final class KernelBuilder {
         throw new IllegalArgumentException("patch " + p.name() + " given twice");
       }
       names.add(p.name());
+    }
+    for (KernelPatch p : patches) {
+      for (String r : p.requires()) {
+        if (!names.contains(r)) {
+          throw new IllegalArgumentException("patch " + p.name() + " requires " + r + ": apply both ("
+              + r + "+" + p.name() + ")");
+        }
+      }
+      for (String x : p.conflicts()) {
+        if (names.contains(x)) {
+          throw new IllegalArgumentException("patch " + p.name() + " conflicts with " + x
+              + ": a kernel has one or the other");
+        }
+      }
     }
     for (TaskSpec t : tasks) {
       if (t.cpu() < 0 || t.cpu() >= machine.cpus()) {

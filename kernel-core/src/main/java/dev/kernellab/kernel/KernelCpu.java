@@ -33,6 +33,7 @@ public final class KernelCpu {
   long preemptOffSinceNs;
   final SpinLock[] held = new SpinLock[64]; // locks held on this CPU, in acquisition order
   int heldCount;
+  final Operation.Step operationStep = new Operation.Step(this);
 
   KernelCpu(Kernel kernel, int id, Cpu cpu, SplittableRandom irqRandom) {
     this.kernel = kernel;

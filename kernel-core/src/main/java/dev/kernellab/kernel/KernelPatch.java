@@ -15,4 +15,20 @@ public interface KernelPatch {
 
   /** Applies the patch to the kernel being built. */
   void apply(KernelBuilder.Patching kernel);
+
+  /**
+   * Patches this one needs applied too, by name (a patch that depends on CONFIG_PREEMPT
+   * requires {@code preempt}); the builder refuses a kernel without them. None by default.
+   */
+  default java.util.List<String> requires() {
+    return java.util.List.of();
+  }
+
+  /**
+   * Patches this one cannot be applied with, by name (two patches that rewrite the same sites
+   * differently); the builder refuses a kernel with both. None by default.
+   */
+  default java.util.List<String> conflicts() {
+    return java.util.List.of();
+  }
 }

@@ -565,6 +565,11 @@ public final class KernelPath {
       return add(op);
     }
 
+    /** Appends a primitive defined outside the kernel (a patch's macro): see {@link Operation}. */
+    public Builder op(Operation operation) {
+      return kernelOnly(operation.describe(), new FlowOps.Custom(Objects.requireNonNull(operation, "operation")));
+    }
+
     /** The path. */
     public KernelPath build() {
       return new KernelPath(file, function, user, ops.toArray(new Op[0]), site);

@@ -18,6 +18,18 @@ public interface Tracer {
     return TracerPair.of(first, second);
   }
 
+  /** One tracer that feeds every event to each of {@code tracers}, in order. */
+  static Tracer compose(Tracer... tracers) {
+    if (tracers.length == 0) {
+      throw new IllegalArgumentException("compose needs at least one tracer");
+    }
+    Tracer out = java.util.Objects.requireNonNull(tracers[0], "tracer");
+    for (int i = 1; i < tracers.length; i++) {
+      out = both(out, tracers[i]);
+    }
+    return out;
+  }
+
   /** sched_switch: {@code prev} stopped and {@code next} started on {@code cpu}. */
   default void schedSwitch(long now, int cpu, Task prev, Task next) {}
 

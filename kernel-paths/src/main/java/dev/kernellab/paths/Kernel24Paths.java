@@ -130,6 +130,10 @@ public final class Kernel24Paths {
     rtc.install(b);
     net.install(b);
     b.attach(Kernel24Paths.class, this);
+    b.declareSites(sites());
+    // Code this configuration leaves out is still code a patch may rightly touch: its hook just
+    // never runs here, as a hunk in a driver that is not compiled in.
+    b.declareSites(java.util.List.of(dev.kernellab.paths.drivers.Console.PUTCS));
   }
 
   /** The 2.4.17 kernel threads the catalog models: kswapd, bdflush, kupdated. */

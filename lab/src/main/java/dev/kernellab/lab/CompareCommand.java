@@ -86,7 +86,12 @@ final class CompareCommand implements Callable<Integer> {
         + Durations.latency(first.latency().deadlineNs()) + " or less");
     boolean throughput = results.stream().anyMatch(r -> r.result().throughputMbPerS() != null);
     out.println();
-    out.printf(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s %8s%s  %s%n", "config", "samples", "min", "avg",
+    int w = 16; // the four standard configurations fit; a longer name widens the column
+    for (ConfigResult r : results) {
+      w = Math.max(w, r.experiment().config().length() + 1);
+    }
+    String col = "%-" + w + "s";
+    out.printf(Locale.ROOT, col + " %9s %9s %9s %9s %9s %9s %8s%s  %s%n", "config", "samples", "min", "avg",
         "p99", "p99.9", "max", "on-time", throughput ? String.format(Locale.ROOT, " %10s", "MB/s") : "",
         "worst sample: where it went");
     for (ConfigResult r : results) {
@@ -95,7 +100,7 @@ final class CompareCommand implements Callable<Integer> {
           ? String.format(Locale.ROOT, " %10s", r.result().throughputMbPerS() == null ? "-"
               : String.format(Locale.ROOT, "%.2f", r.result().throughputMbPerS()))
           : "";
-      out.printf(Locale.ROOT, "%-16s %9d %9s %9s %9s %9s %9s %7.2f%%%s  %s%n",
+      out.printf(Locale.ROOT, col + " %9d %9s %9s %9s %9s %9s %7.2f%%%s  %s%n",
           r.experiment().config() + (r.partial() ? "*" : ""), l.samples(),
           Durations.latency(l.minNs()), Durations.latency(l.avgNs()), Durations.latency(l.p99Ns()),
           Durations.latency(l.p999Ns()), Durations.latency(l.maxNs()), l.onTimePct(), mbs,

@@ -74,13 +74,18 @@ final class SweepCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "kernel-lab sweep: %s on %d CPU%s, %s, HZ %d, %s each, seeds %s (%d runs)%n%n",
         base.workload(), base.cpus(), base.cpus() == 1 ? "" : "s", base.scheduler(), base.hz(),
         Durations.simulated(base.durationNs()), seeds, results.size());
-    out.printf(Locale.ROOT, "%-16s %-27s %-27s %-27s %s%n", "config", "max (min / median / max)",
+    int width = 16;
+    for (String c : configs) {
+      width = Math.max(width, c.trim().length() + 1);
+    }
+    String col = "%-" + width + "s";
+    out.printf(Locale.ROOT, col + " %-27s %-27s %-27s %s%n", "config", "max (min / median / max)",
         "p99.9 (min / median / max)", "on-time % (min / med / max)", "worst run");
     List<Object> summary = new ArrayList<>();
     for (String c : configs) {
       List<ConfigResult> rs = results.stream().filter(r -> r.experiment().config().equals(c.trim())).toList();
       ConfigResult worst = rs.stream().max((a, b) -> Long.compare(latency(a).maxNs(), latency(b).maxNs())).orElseThrow();
-      out.printf(Locale.ROOT, "%-16s %-27s %-27s %-27s seed %d (%s)%n", c.trim(),
+      out.printf(Locale.ROOT, col + " %-27s %-27s %-27s seed %d (%s)%n", c.trim(),
           spread(rs, r -> latency(r).maxNs(), true), spread(rs, r -> latency(r).p999Ns(), true),
           spread(rs, r -> latency(r).onTimePct(), false), worst.experiment().seed(),
           Durations.latency(latency(worst).maxNs()));

@@ -1,0 +1,108 @@
+package dev.kernellab.kernel;
+
+/**
+ * A primitive that a patch or an extension adds to the path language, next to the built-in
+ * ones ({@code compute}, {@code spin_lock}, {@code cond_resched}...): appended to a path with
+ * {@link KernelPath.Builder#op(Operation)}.
+ *
+ * <p>An operation runs in <em>phases</em>, as a C macro that calls other kernel functions runs
+ * in statements. The interpreter calls {@link #step} with phase 0 when the path reaches the
+ * operation; the step looks at the CPU ({@link Step#cpu()}), may start one thing (run a
+ * prebuilt path with {@link Step#call}, or spend time with {@link Step#compute}), and returns
+ * the phase to be called back at once that thing is done, or {@link #DONE} when the operation is
+ * finished (after what it started, if anything). A step that starts nothing and returns a phase
+ * is called back at once, in the same instant.
+ *
+ * <p>Operations are shared by every kernel that uses the path, so they keep no run-time state
+ * of their own: what must be remembered between phases is the phase number, and what a step
+ * calls is built once, when the operation is made (nothing is allocated while the kernel runs).
+ * An interrupt may arrive during anything a step started; the operation resumes where it was.
+ *
+ * <pre>{@code
+ * // Love's break_spin_lock(&l) under a condition: unlock (with preempt, a preemption point),
+ * // then take the lock again.
+ * KernelPath unlock = KernelPath.path("include/linux/lock_break.h", "spin_unlock").spinUnlock(l).build();
+ * KernelPath lock = KernelPath.path("include/linux/lock_break.h", "spin_lock").spinLock(l).build();
+ * Operation breakLock = new Operation() {
+ *   public int step(Step s, int phase) {
+ *     switch (phase) {
+ *       case 0: if (!s.cpu().current().needResched()) return DONE; s.call(unlock); return 1;
+ *       default: s.call(lock); return DONE;
+ *     }
+ *   }
+ *   public String describe() { return "break_spin_lock(&" + l.name() + ")"; }
+ * };
+ * }</pre>
+ */
+public interface Operation {
+
+  /** Returned by {@link #step} when the operation is finished. */
+  int DONE = -1;
+
+  /**
+   * One phase of the operation.
+   *
+   * @param s what the step may look at and start (valid during this call only)
+   * @param phase 0 the first time, then what the previous step returned
+   * @return the next phase (0 or more), or {@link #DONE}
+   */
+  int step(Step s, int phase);
+
+  /** How the operation reads in a listing: {@code break_spin_lock(&dcache_lock)}. */
+  String describe();
+
+  /** What a step sees of the kernel and may start; one per CPU, reused from step to step. */
+  final class Step {
+    private final KernelCpu cpu;
+    private KernelPath call;
+    private long computeNs;
+    private int started;
+
+    Step(KernelCpu cpu) {
+      this.cpu = cpu;
+    }
+
+    /** The CPU the operation runs on: the current task, need_resched, the locks held. */
+    public KernelCpu cpu() {
+      return cpu;
+    }
+
+    /** Runs {@code path} next (a kernel path built in advance); then the operation resumes. */
+    public void call(KernelPath path) {
+      if (path.isUser()) {
+        throw new IllegalArgumentException("an operation calls kernel paths, not user program " + path.function());
+      }
+      start();
+      call = path;
+    }
+
+    /** Spends {@code ns} on the CPU in kernel mode; then the operation resumes. */
+    public void compute(long ns) {
+      if (ns < 0) {
+        throw new IllegalArgumentException("negative compute time " + ns + " ns");
+      }
+      start();
+      computeNs = ns;
+    }
+
+    private void start() {
+      if (++started > 1) {
+        throw new IllegalStateException("an operation step may start one thing (a call or a compute), not two");
+      }
+    }
+
+    void reset() {
+      call = null;
+      computeNs = -1;
+      started = 0;
+    }
+
+    KernelPath calledPath() {
+      return call;
+    }
+
+    long computeNs() {
+      return computeNs;
+    }
+  }
+}

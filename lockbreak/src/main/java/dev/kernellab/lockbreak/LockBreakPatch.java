@@ -1,0 +1,89 @@
+package dev.kernellab.lockbreak;
+
+import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.KernelBuilder;
+import dev.kernellab.kernel.KernelPatch;
+import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.paths.Kernel24Paths;
+import java.util.List;
+
+/**
+ * Models Robert Love's lock-break patch for 2.4 (lock-break-rml-2.4.17-2 and -2.4.18-1,
+ * include/linux/lock_break.h): at each site of {@link LockBreakSites}, between two iterations of
+ * the walk, the hunk's test and {@code break_spin_lock} ({@link BreakSpinLock}). Registered as
+ * {@value #NAME}.
+ *
+ * <p>Love built it for use with his preempt-kernel patch (CONFIG_LOCK_BREAK depends on
+ * CONFIG_PREEMPT), as the lighter alternative to Morton's low-latency patch: a dropped lock is a
+ * preemption point only when preemption is on, so the patch {@linkplain #requires() requires}
+ * {@code preempt}; and it rewrites several of the walks low-latency rewrites, so the two
+ * {@linkplain #conflicts() conflict}. It uses only public seams: the catalog attached to the
+ * builder ({@link Kernel24Paths#install}) for the locks, {@link
+ * KernelBuilder.Patching#hookSite} for the hunks, and {@link dev.kernellab.kernel.Operation} for
+ * its primitive.
+ *
+ * <pre>{@code
+ * KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor(), 1).scheduler("goodness");
+ * Kernel24Paths.withDefaults().install(b);
+ * b.patch("preempt").patch("lockbreak");
+ * }</pre>
+ */
+@Models(file = "include/linux/lock_break.h", function = "break_spin_lock", version = LockBreakPatch.VERSION)
+public final class LockBreakPatch implements KernelPatch {
+
+  /** The name the patch is registered under. */
+  public static final String NAME = "lockbreak";
+
+  /** The version of Love's patch the model follows, as the {@code @Models} of this module name it. */
+  public static final String VERSION = "lock-break-rml 2.4.17/2.4.18 (MontaVista trees)";
+
+  private final List<BrokenSite> table;
+
+  /** The patch with its table of sites. */
+  public LockBreakPatch() {
+    this(LockBreakSites.TABLE);
+  }
+
+  /** The patch's mechanism with another table of sites, for experiments. */
+  public LockBreakPatch(List<BrokenSite> table) {
+    this.table = List.copyOf(table);
+  }
+
+  /** The hunks this patch applies. */
+  public List<BrokenSite> table() {
+    return table;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public List<String> requires() {
+    return List.of("preempt");
+  }
+
+  @Override
+  public List<String> conflicts() {
+    return List.of("lowlat");
+  }
+
+  @Override
+  public void apply(KernelBuilder.Patching kernel) {
+    Kernel24Paths catalog = kernel.attachment(Kernel24Paths.class).orElseThrow(() -> new IllegalStateException(
+        "lockbreak breaks the locks of a kernel-paths catalog and this kernel has none: install a"
+            + " Kernel24Paths on the builder first (paths.install(builder))"));
+    for (BrokenSite s : table) {
+      KernelPath hook = KernelPath.path(s.site().file(), s.site().function() + "/lock break")
+          .op(new BreakSpinLock(s, s.locks().apply(catalog.locks())))
+          .build();
+      kernel.hookSite(s.site(), hook);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return NAME;
+  }
+}

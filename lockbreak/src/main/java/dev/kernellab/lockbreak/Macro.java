@@ -1,0 +1,33 @@
+package dev.kernellab.lockbreak;
+
+import dev.kernellab.hw.Models;
+
+/** What a hunk of the lock-break patch runs at its site (include/linux/lock_break.h). */
+@Models(file = "include/linux/lock_break.h", function = "break_spin_lock", version = LockBreakPatch.VERSION)
+@Models(file = "include/linux/lock_break.h", function = "break_spin_lock_and_resched",
+    version = LockBreakPatch.VERSION)
+public enum Macro {
+  /**
+   * {@code break_spin_lock(l)}: {@code spin_unlock(l); spin_lock(l);}. Under CONFIG_PREEMPT the
+   * unlock drops preempt_count to zero when {@code l} is the only lock held, and is then itself a
+   * preemption point; no explicit schedule.
+   */
+  BREAK_SPIN_LOCK("break_spin_lock"),
+  /**
+   * {@code break_spin_lock_and_resched(l)}: {@code spin_unlock(l); conditional_schedule();
+   * spin_lock(l);}, where another lock (the big kernel lock) stays held across the break, so the
+   * unlock alone cannot preempt.
+   */
+  BREAK_SPIN_LOCK_AND_RESCHED("break_spin_lock_and_resched");
+
+  private final String kernelName;
+
+  Macro(String kernelName) {
+    this.kernelName = kernelName;
+  }
+
+  /** The macro's name in lock_break.h. */
+  public String kernelName() {
+    return kernelName;
+  }
+}

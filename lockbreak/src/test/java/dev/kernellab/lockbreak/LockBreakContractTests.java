@@ -1,0 +1,13 @@
+package dev.kernellab.lockbreak;
+
+import dev.kernellab.kernel.KernelPatch;
+import dev.kernellab.testkit.PatchContract;
+
+/** The lock-break patch passes what every patch must. */
+class LockBreakContractTests extends PatchContract {
+
+  @Override
+  protected KernelPatch patch() {
+    return new LockBreakPatch();
+  }
+}
