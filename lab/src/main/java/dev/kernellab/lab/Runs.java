@@ -1,5 +1,6 @@
 package dev.kernellab.lab;
 
+import dev.kernellab.kernel.KernelBug;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +29,31 @@ final class Runs {
 
   /** Runs {@code experiments} on up to {@code workers} threads; results in the same order. */
   static List<ConfigResult> runAll(List<Experiment> experiments, int workers, boolean quiet, PrintWriter err) {
+    ConfigResult[] out = new ConfigResult[experiments.size()];
+    execute(experiments, workers, quiet, err, (i, r) -> out[i] = r, null);
+    return List.of(out);
+  }
+
+  /**
+   * Runs {@code experiments} on up to {@code workers} threads and tells {@code listener} each
+   * one's outcome as it finishes: a kernel bug is that cell's outcome, not the end of the others.
+   */
+  static void runEach(List<Experiment> experiments, int workers, boolean quiet, PrintWriter err,
+      SweepEngine.Listener listener) {
+    execute(experiments, workers, quiet, err, (i, r) -> listener.finished(new CellOutcome.Done(r)), listener);
+  }
+
+  /** Where a finished run goes: its index in the list, and its result. */
+  private interface Sink {
+    void accept(int index, ConfigResult result);
+  }
+
+  /**
+   * The pool behind both entry points. With {@code bugs} null a kernel bug ends the whole call
+   * (the first in list order is rethrown); otherwise it goes to {@code bugs} as that run's outcome.
+   */
+  private static void execute(List<Experiment> experiments, int workers, boolean quiet, PrintWriter err,
+      Sink sink, SweepEngine.Listener bugs) {
     AtomicBoolean stop = new AtomicBoolean();
     CountDownLatch done = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
@@ -48,21 +74,33 @@ final class Runs {
       return t;
     });
     try {
-      List<Future<ConfigResult>> futures = new ArrayList<>();
+      List<Future<?>> futures = new ArrayList<>();
       for (int i = 0; i < experiments.size(); i++) {
         int index = i;
         Experiment e = experiments.get(i);
-        futures.add(pool.submit(() -> ExperimentRunner.run(e, null, stop::get, t -> {
-          progress.set(index, t);
-          if (show) {
-            showProgress(experiments, progress, wall0, err);
+        futures.add(pool.submit(() -> {
+          ConfigResult r;
+          try {
+            r = ExperimentRunner.run(e, null, stop::get, t -> {
+              progress.set(index, t);
+              if (show) {
+                showProgress(experiments, progress, wall0, err);
+              }
+            });
+          } catch (KernelBug bug) {
+            if (bugs == null) {
+              throw bug;
+            }
+            progress.set(index, e.durationNs());
+            bugs.finished(new CellOutcome.Failed(e, CellOutcome.Failure.KERNEL_BUG, bug.getMessage()));
+            return;
           }
-        })));
+          sink.accept(index, r);
+        }));
       }
-      List<ConfigResult> out = new ArrayList<>();
-      for (Future<ConfigResult> f : futures) {
+      for (Future<?> f : futures) {
         try {
-          out.add(f.get());
+          f.get();
         } catch (ExecutionException ex) {
           if (ex.getCause() instanceof RuntimeException re) {
             throw re;
@@ -77,7 +115,6 @@ final class Runs {
         err.print("\r" + " ".repeat(100) + "\r");
         err.flush();
       }
-      return out;
     } finally {
       pool.shutdownNow();
       done.countDown();

@@ -7,6 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Callable;
 import java.util.function.ToDoubleFunction;
 import picocli.CommandLine.Command;
@@ -21,7 +24,7 @@ import picocli.CommandLine.Model.CommandSpec;
     mixinStandardHelpOptions = true,
     description = {
       "Runs one workload under several configurations for many seeds, in parallel on all cores"
-          + " (each simulation on one thread), and summarises each configuration with the spread"
+          + " (each simulation on one thread) or as an Apache Spark job (--engine spark), and summarises each configuration with the spread"
           + " of its figures across seeds (min, median, max) and the coordinates of its worst run,"
           + " so that it can be replayed with kernel-lab explain.",
       ""
@@ -31,8 +34,10 @@ import picocli.CommandLine.Model.CommandSpec;
       "Examples:",
       "  kernel-lab sweep --seeds 1..100 --duration 10m",
       "  kernel-lab sweep --seeds 3,17,42 --configs lowlat --json sweep.json",
+      "  kernel-lab sweep --seeds 1..1000 --results sweep.jsonl      (rerun it to resume)",
+      "  kernel-lab sweep --seeds 1..1000 --engine spark --master local[4]",
       "",
-      "Exit status: 0 success; 2 bad usage; 3 a kernel bug (--debug-checks); 1 other."
+      "Exit status: 0 success; 2 bad usage; 3 a kernel bug in a cell (--debug-checks); 1 a cell lost, or other."
     })
 final class SweepCommand implements Callable<Integer> {
 
@@ -49,8 +54,23 @@ final class SweepCommand implements Callable<Integer> {
   String seeds;
 
   @Option(names = "--workers", paramLabel = "N",
-      description = "Simulations run at once. Default: all cores.")
+      description = "Simulations run at once by the local engine. Default: all cores.")
   Integer workers;
+
+  @Option(names = "--engine", defaultValue = "local", paramLabel = "NAME",
+      description = "Where the cells run: local (this JVM's threads) or spark (an Apache Spark job, with"
+          + " lab-spark on the class path). Default: ${DEFAULT-VALUE}.")
+  String engine;
+
+  @Option(names = "--master", paramLabel = "URL",
+      description = "The Spark master of --engine spark: local[*] (the default, no cluster), local[N],"
+          + " spark://HOST:7077, yarn, k8s://https://HOST:443.")
+  String master;
+
+  @Option(names = "--results", paramLabel = "FILE.jsonl",
+      description = "Append each finished cell to FILE as one line of JSON, and skip the cells FILE"
+          + " already holds: a stopped sweep resumes where it was.")
+  String results;
 
   @Override
   public Integer call() {
@@ -64,16 +84,51 @@ final class SweepCommand implements Callable<Integer> {
         es.add(common.experiment(c.trim()).withSeed(s));
       }
     }
-    int w = workers == null ? Runtime.getRuntime().availableProcessors() : workers;
-    if (w < 1) {
-      throw new IllegalArgumentException("--workers must be at least 1, got " + w);
+    SweepEngine eng = SweepEngine.named(engine);
+    PrintWriter err = spec.commandLine().getErr();
+    SweepEngine.Options options = new SweepEngine.Options(
+        workers == null ? OptionalInt.empty() : OptionalInt.of(workers), Optional.ofNullable(master), common.quiet, err);
+    Map<Experiment, CellOutcome> outcomes = new ConcurrentHashMap<>();
+    try (ResultsFile file = results == null ? null : ResultsFile.open(results, err)) {
+      List<Experiment> todo = new ArrayList<>();
+      for (Experiment e : es) {
+        CellOutcome known = file == null ? null : file.get(e);
+        if (known == null) {
+          todo.add(e);
+        } else {
+          outcomes.put(e, known);
+        }
+      }
+      if (file != null && !common.quiet) {
+        err.printf(Locale.ROOT, "kernel-lab: %d of %d cells already in %s, %d to run%n", es.size() - todo.size(),
+            es.size(), results, todo.size());
+      }
+      if (!todo.isEmpty()) {
+        eng.run(todo, options, o -> {
+          outcomes.put(o.cell(), o);
+          if (file != null) {
+            file.append(o);
+          }
+        });
+      }
     }
-    List<ConfigResult> results = Runs.runAll(es, w, common.quiet, spec.commandLine().getErr());
+    List<ConfigResult> done = new ArrayList<>();
+    List<CellOutcome.Failed> failed = new ArrayList<>();
+    for (Experiment e : es) {
+      CellOutcome o = outcomes.get(e);
+      if (o instanceof CellOutcome.Done d) {
+        done.add(d.result());
+      } else if (o instanceof CellOutcome.Failed f) {
+        failed.add(f);
+      } else {
+        failed.add(new CellOutcome.Failed(e, CellOutcome.Failure.LOST, "the engine reported no outcome"));
+      }
+    }
     PrintWriter out = spec.commandLine().getOut();
     Experiment base = es.get(0);
     out.printf(Locale.ROOT, "kernel-lab sweep: %s on %d CPU%s, %s, HZ %d, %s each, seeds %s (%d runs)%n%n",
         base.workload(), base.cpus(), base.cpus() == 1 ? "" : "s", base.scheduler(), base.hz(),
-        Durations.simulated(base.durationNs()), seeds, results.size());
+        Durations.simulated(base.durationNs()), seeds, es.size());
     int width = 16;
     for (String c : configs) {
       width = Math.max(width, c.trim().length() + 1);
@@ -83,7 +138,11 @@ final class SweepCommand implements Callable<Integer> {
         "p99.9 (min / median / max)", "on-time % (min / med / max)", "worst run");
     List<Object> summary = new ArrayList<>();
     for (String c : configs) {
-      List<ConfigResult> rs = results.stream().filter(r -> r.experiment().config().equals(c.trim())).toList();
+      List<ConfigResult> rs = done.stream().filter(r -> r.experiment().config().equals(c.trim())).toList();
+      if (rs.isEmpty()) {
+        out.printf(Locale.ROOT, col + " no run finished%n", c.trim());
+        continue;
+      }
       ConfigResult worst = rs.stream().max((a, b) -> Long.compare(latency(a).maxNs(), latency(b).maxNs())).orElseThrow();
       out.printf(Locale.ROOT, col + " %-27s %-27s %-27s seed %d (%s)%n", c.trim(),
           spread(rs, r -> latency(r).maxNs(), true), spread(rs, r -> latency(r).p999Ns(), true),
@@ -104,10 +163,27 @@ final class SweepCommand implements Callable<Integer> {
     out.println();
     out.println("replay the worst run of a configuration: kernel-lab explain --config CONFIG --seed SEED"
         + " (with the same --workload, --cpus, --duration)");
+    if (!failed.isEmpty()) {
+      out.println();
+      out.printf(Locale.ROOT, "%d cell%s failed:%n", failed.size(), failed.size() == 1 ? "" : "s");
+      for (CellOutcome.Failed f : failed) {
+        out.printf(Locale.ROOT, "  %s: %s: %s%n", coordinates(f.cell()),
+            f.failure() == CellOutcome.Failure.KERNEL_BUG ? "kernel bug" : "lost", f.message().lines().findFirst().orElse(""));
+        if (f.failure() == CellOutcome.Failure.KERNEL_BUG) {
+          err.println(coordinates(f.cell()) + ":");
+          err.println(f.message());
+        }
+      }
+      if (failed.stream().anyMatch(f -> f.failure() == CellOutcome.Failure.LOST)) {
+        out.println(results == null
+            ? "rerun with --results FILE.jsonl to keep finished cells and run only the others"
+            : "rerun the same command: the cells in " + results + " are kept, the lost ones run again");
+      }
+    }
     if (common.json != null) {
       Map<String, Object> root = JsonReport.machine(base);
       List<Object> cells = new ArrayList<>();
-      for (ConfigResult r : results) {
+      for (ConfigResult r : done) {
         Map<String, Object> cell = JsonReport.result(r);
         cell.put("seed", r.experiment().seed());
         cell.put("workload", r.experiment().workload());
@@ -117,9 +193,28 @@ final class SweepCommand implements Callable<Integer> {
       }
       root.put("cells", cells);
       root.put("summary", summary);
+      List<Object> failures = new ArrayList<>();
+      for (CellOutcome.Failed f : failed) {
+        Map<String, Object> fm = new LinkedHashMap<>();
+        fm.put("config", f.cell().config());
+        fm.put("seed", f.cell().seed());
+        fm.put("failure", f.failure() == CellOutcome.Failure.KERNEL_BUG ? "kernel_bug" : "lost");
+        fm.put("message", f.message());
+        failures.add(fm);
+      }
+      root.put("failures", failures);
       Runs.writeFile(common.json, JsonReport.write(root), out);
     }
-    return 0;
+    if (failed.stream().anyMatch(f -> f.failure() == CellOutcome.Failure.KERNEL_BUG)) {
+      return KernelLab.EXIT_KERNEL_BUG;
+    }
+    return failed.isEmpty() ? 0 : 1;
+  }
+
+  /** A cell's coordinates in one line, enough to replay it. */
+  static String coordinates(Experiment e) {
+    return String.format(Locale.ROOT, "%s %s, %s, %d CPU%s, HZ %d, %s, seed %d", e.workload(), e.config(),
+        e.scheduler(), e.cpus(), e.cpus() == 1 ? "" : "s", e.hz(), Durations.simulated(e.durationNs()), e.seed());
   }
 
   private static LatencySummary latency(ConfigResult r) {

@@ -1,0 +1,75 @@
+package dev.kernellab.lab;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.ServiceLoader;
+
+/**
+ * Runs the cells of a {@code kernel-lab sweep}: the built-in {@code local} engine runs them on a
+ * thread pool of this JVM; other engines ({@code spark}, in the {@code lab-spark} module) are
+ * found through {@link ServiceLoader} by {@link #name()}, so the lab never depends on them.
+ *
+ * <p>What an engine must do: run every cell it is given, each as one single-threaded simulation
+ * ({@link CellJson#run} does exactly that for one cell), and tell the listener each cell's
+ * {@link CellOutcome} as it finishes, in any order and from any thread, exactly once per cell.
+ * A {@link dev.kernellab.kernel.KernelBug} is an outcome, never retried; a failure of the engine's
+ * own machinery may be retried, and a cell that still cannot run is {@link CellOutcome.Failure#LOST
+ * lost}. The sweep, not the engine, orders the outcomes, writes the results file and prints the
+ * table, so the output is the same whichever engine ran the cells.
+ *
+ * <pre>
+ * // META-INF/services/dev.kernellab.lab.SweepEngine
+ * dev.kernellab.spark.SparkSweepEngine
+ * </pre>
+ */
+public interface SweepEngine {
+
+  /** The name users pass to {@code --engine}. */
+  String name();
+
+  /**
+   * Runs {@code cells} and returns when each has been reported to {@code listener}.
+   *
+   * @throws IllegalArgumentException if {@code options} asks for what this engine does not take
+   */
+  void run(List<Experiment> cells, Options options, Listener listener);
+
+  /** Receives each cell's outcome as it finishes; may be called from several threads at once. */
+  @FunctionalInterface
+  interface Listener {
+    /** One cell finished, or failed for good. */
+    void finished(CellOutcome outcome);
+  }
+
+  /**
+   * What the user asked of the engine.
+   *
+   * @param workers simulations at once ({@code --workers}), for the local engine
+   * @param master where a distributed engine runs ({@code --master}, for Spark a master URL)
+   * @param quiet no progress on {@code err}
+   * @param err where progress goes
+   */
+  record Options(OptionalInt workers, Optional<String> master, boolean quiet, PrintWriter err) {}
+
+  /** The engine registered as {@code name}: {@code local}, or one found by {@link ServiceLoader}. */
+  static SweepEngine named(String name) {
+    if (name.equals(LocalSweepEngine.NAME)) {
+      return new LocalSweepEngine();
+    }
+    List<String> known = new ArrayList<>(List.of(LocalSweepEngine.NAME));
+    for (SweepEngine e : ServiceLoader.load(SweepEngine.class)) {
+      if (e.name().equals(name)) {
+        return e;
+      }
+      known.add(e.name());
+    }
+    if (name.equals("spark")) {
+      throw new IllegalArgumentException("--engine spark: lab-spark is not on the class path (run ./kernel-lab,"
+          + " which builds it, or spark-submit lab-spark/target/kernel-lab-spark.jar)");
+    }
+    throw new IllegalArgumentException("unknown engine '" + name + "' (one of " + String.join(", ", known) + ")");
+  }
+}
