@@ -1,0 +1,7 @@
+/**
+ * {@code kernel-lab sweep --engine spark}: {@code SparkSweepEngine} runs a sweep's cells as one
+ * Apache Spark job, one single-threaded simulation per task, found by the lab through
+ * {@code java.util.ServiceLoader} as a {@code dev.kernellab.lab.SweepEngine}. The only package of
+ * KernelLab that uses Spark. It models no kernel code.
+ */
+package dev.kernellab.spark;
