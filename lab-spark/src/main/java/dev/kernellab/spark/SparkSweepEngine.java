@@ -65,6 +65,9 @@ public final class SparkSweepEngine implements SweepEngine {
       throw new IllegalArgumentException("--workers is for the local engine; Spark runs as many cells at once"
           + " as its master gives it cores (--master local[N], or the cluster's executors)");
     }
+    if (cells.isEmpty()) {
+      return;
+    }
     quietLogUnlessConfigured();
     SparkConf conf = new SparkConf().setAppName("kernel-lab sweep");
     options.master().ifPresent(conf::setMaster);
@@ -113,7 +116,7 @@ public final class SparkSweepEngine implements SweepEngine {
       failures.startRound();
       try {
         // the handler runs on the driver and is told the task's place in this round's list
-        sc.runJob(rdd, new RunCell(), Scala.seq(round), new ResultHandler((line, position) -> {
+        sc.runJob(rdd, new RunCell(), partitions(round), new ResultHandler((line, position) -> {
           CellOutcome o = CellJson.outcome(line);
           remaining.remove(round.get(position));
           listener.finished(o);
@@ -165,13 +168,9 @@ public final class SparkSweepEngine implements SweepEngine {
     return s == null ? "" : s.lines().findFirst().orElse("");
   }
 
-  /** Partition indices in ascending order, as Spark's Scala API takes them. */
-  private static final class Scala {
-    private Scala() {}
-
-    static scala.collection.immutable.Seq<Object> seq(List<Integer> ints) {
-      List<Object> boxed = new ArrayList<>(ints);
-      return scala.jdk.javaapi.CollectionConverters.asScala(boxed).toSeq();
-    }
+  /** Partition indices as Spark's Scala API takes them. */
+  private static scala.collection.immutable.Seq<Object> partitions(List<Integer> indices) {
+    List<Object> boxed = new ArrayList<>(indices);
+    return scala.jdk.javaapi.CollectionConverters.asScala(boxed).toSeq();
   }
 }
