@@ -35,6 +35,15 @@ public final class Cpu {
    *
    * Segments: at most one at a time. A compute segment arms `segmentEnd` for its end; spin and
    * halt segments are open-ended and end when the kernel says so or an interrupt arrives.
+   *
+   * Inline ends. Most segments start from the handler of the previous one's end and end before
+   * anything else is armed. Such a segment would be the very next event, so the handler runs
+   * its end itself (finishCompute's loop, Simulation.fireInline) instead of arming segmentEnd:
+   * the same clock, the same event count, the same order, without the queue. A kernel may ask
+   * for the window in which that holds (inlineComputeUntil) and run several identical segments
+   * as one that counts as all of them (a loop's bare compute body); nothing can tell them
+   * apart, since nothing happens on the machine until the window ends. Tests run both ways
+   * (Simulation.setInlineEvents(false)) and compare the traces.
    * Accounting sums each kind's elapsed time, so busy time can be checked against the compute
    * time the kernel asked for.
    *
@@ -70,6 +79,9 @@ public final class Cpu {
   private long segmentStartNs;
   private final Event segmentEnd;
   private final Event lateDelivery;
+  private boolean inSegmentEnd; // running segmentEnd's handler: a compute started now may end inline
+  private long inlineEndNs = -1; // >= 0: the end of a compute segment that skips the queue
+  private long inlineSegments; // how many segment ends that inline end stands for
 
   private long computeNs;
   private long spinNs;
@@ -235,10 +247,50 @@ public final class Cpu {
    * end unless an interrupt suspends it first.
    */
   public void startCompute(long ns) {
+    startCompute(ns, 1);
+  }
+
+  /**
+   * The latest end a compute segment started now could have and still end without the queue
+   * (nothing can happen on the machine before it), or {@link Long#MIN_VALUE}: the window in
+   * which the kernel may run several identical segments as one ({@link #startCompute(long,
+   * long)}).
+   */
+  public long inlineComputeUntil() {
+    if (!inSegmentEnd || segment != Segment.NONE || hasDeliverableInterrupt() || lateDelivery.isScheduled()) {
+      return Long.MIN_VALUE;
+    }
+    return sim.nextToFireUntil();
+  }
+
+  /**
+   * A compute segment of {@code ns} that stands for {@code segments} back-to-back segments of
+   * {@code ns / segments} each: the simulation counts that many events when it ends. More than
+   * one only if it ends within {@link #inlineComputeUntil()}, where nothing can tell the two
+   * apart.
+   */
+  public void startCompute(long ns, long segments) {
+    if (segments < 1) {
+      throw new IllegalArgumentException("cpu" + id + ": " + segments + " segments");
+    }
     if (ns < 0) {
       throw new IllegalArgumentException("cpu" + id + ": negative compute time " + ns + " ns");
     }
+    long limit = segments > 1 ? inlineComputeUntil() : 0;
     begin(Segment.COMPUTE);
+    long end = sim.now() + ns;
+    if (segments > 1 && end > limit) {
+      throw new IllegalStateException("cpu" + id + ": " + segments + " segments as one must end by " + limit
+          + " ns, not " + end);
+    }
+    if (inSegmentEnd && end >= sim.now() && sim.nextToFire(end)) {
+      // Started from the handler of the previous segment's end, which returns at once, and
+      // nothing is armed before this end: it is the next event, so it is run by that same
+      // handler (finishCompute's loop) instead of going through the queue.
+      inlineEndNs = end;
+      inlineSegments = segments;
+      return;
+    }
     sim.scheduleAfter(segmentEnd, ns);
   }
 
@@ -262,8 +314,13 @@ public final class Cpu {
     long left = 0;
     switch (segment) {
       case COMPUTE -> {
-        left = segmentEnd.time() - now;
-        sim.cancel(segmentEnd);
+        if (inlineEndNs >= 0) {
+          left = inlineEndNs - now;
+          inlineEndNs = -1;
+        } else {
+          left = segmentEnd.time() - now;
+          sim.cancel(segmentEnd);
+        }
         computeNs += now - segmentStartNs;
       }
       case SPIN -> spinNs += now - segmentStartNs;
@@ -298,9 +355,31 @@ public final class Cpu {
   }
 
   private void finishCompute() {
-    computeNs += sim.now() - segmentStartNs;
-    segment = Segment.NONE;
-    listener.segmentFinished(this);
+    inSegmentEnd = true;
+    try {
+      while (true) {
+        computeNs += sim.now() - segmentStartNs;
+        segment = Segment.NONE;
+        listener.segmentFinished(this);
+        if (inlineEndNs < 0) {
+          return;
+        }
+        long end = inlineEndNs;
+        inlineEndNs = -1;
+        if (!sim.nextToFire(end)) {
+          if (inlineSegments > 1) {
+            throw new IllegalStateException("cpu" + id + ": an event was armed inside a run of segments");
+          }
+          // Something was armed after the segment started (the listener went on after starting
+          // it): the segment's end goes through the queue after all.
+          sim.schedule(segmentEnd, end);
+          return;
+        }
+        sim.fireInline(end, inlineSegments);
+      }
+    } finally {
+      inSegmentEnd = false;
+    }
   }
 
   // ---- accounting --------------------------------------------------------------------------

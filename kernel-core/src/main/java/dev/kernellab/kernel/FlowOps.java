@@ -25,6 +25,23 @@ final class FlowOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       long ns = length.sample(k.random(c, ctx));
+      if (f.iterationsLeft > 0 && ns > 0 && f.path.size() == 1 && f.siteHook == null && f.whileCondition == null
+          && length instanceof Distribution.Fixed && f.path.site() != null) {
+        // A loop whose body is this one fixed compute, with no hook between iterations: the
+        // iterations that end before anything else can happen on the machine are one segment.
+        long until = c.cpu.inlineComputeUntil();
+        long fit = until == Long.MIN_VALUE ? 0 : (until - k.now()) / ns;
+        if (fit >= 2) {
+          long run = f.iterationsLeft >= fit ? fit : f.iterationsLeft + 1;
+          f.iterationsLeft -= run - 1;
+          f.iteration += run - 1;
+          f.computing = true;
+          f.advanceAfterCompute = true;
+          f.computeLeftNs = ns * run;
+          c.cpu.startCompute(ns * run, run);
+          return;
+        }
+      }
       k.compute(c, f, ns, true);
     }
 

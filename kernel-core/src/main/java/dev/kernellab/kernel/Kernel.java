@@ -75,6 +75,7 @@ public final class Kernel implements SchedulerHost {
   private final List<Task> tasks = new ArrayList<>(); // live tasks, pid order
   private final List<Task> tasksView = Collections.unmodifiableList(tasks);
   private final Map<Site, KernelPath> siteHooks; // lookups only
+  private final Map<String, Sysctl> sysctls; // lookups only
   private final IrqAction[] vectorActions = new IrqAction[Vectors.COUNT];
   private final KernelPath[] softirqHandlers = new KernelPath[Softirq.values().length];
   private final TimerList timers = new TimerList();
@@ -117,6 +118,7 @@ public final class Kernel implements SchedulerHost {
     this.hz = b.hz();
     this.costs = machine.spec().costs();
     this.siteHooks = new HashMap<>(b.siteHooks());
+    this.sysctls = new java.util.TreeMap<>(b.sysctls());
     this.cpus = new KernelCpu[machine.cpuCount()];
     for (int i = 0; i < cpus.length; i++) {
       cpus[i] =
@@ -774,6 +776,14 @@ public final class Kernel implements SchedulerHost {
    */
   public java.util.Optional<KernelPath> hookAt(Site site) {
     return java.util.Optional.ofNullable(siteHooks.get(site));
+  }
+
+  /**
+   * The run-time switch a patch registered as {@code name} ({@code kernel/lowlatency}, as under
+   * /proc/sys), if this kernel has one.
+   */
+  public java.util.Optional<Sysctl> sysctl(String name) {
+    return java.util.Optional.ofNullable(sysctls.get(name));
   }
 
   /**

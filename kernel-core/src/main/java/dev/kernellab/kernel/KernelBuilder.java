@@ -321,6 +321,10 @@ public final class KernelBuilder {
     return siteHooks;
   }
 
+  Map<String, Sysctl> sysctls() {
+    return sysctls;
+  }
+
   /** The machine this builder builds for. */
   public MachineSpec machine() {
     return machine;

@@ -43,7 +43,14 @@ public interface KernelPatchProvider {
     List<KernelPatchProvider> all = all();
     for (KernelPatchProvider p : all) {
       if (p.name().equals(name)) {
-        return p.create();
+        KernelPatch patch = p.create();
+        if (!patch.name().equals(name)) {
+          // a provider registered under one name that makes patches of another would apply
+          // something other than what the configuration says
+          throw new IllegalStateException("patch provider " + p.getClass().getName() + " is registered as '" + name
+              + "' but creates patch '" + patch.name() + "'");
+        }
+        return patch;
       }
     }
     throw new IllegalArgumentException(

@@ -285,6 +285,32 @@ public final class KernelPath {
       return loop(label, Distribution.fixed(count), body);
     }
 
+    /**
+     * A loop at {@code site}, a site constant of this function ({@code Dcache.PRUNE_DCACHE}): the
+     * same as {@link #loop(String, Distribution, Consumer)} with its label, but a site of another
+     * file or function is refused, so a patch's hooks and the loop cannot name it two ways.
+     */
+    public Builder loop(Site site, Distribution count, Consumer<Builder> body) {
+      return loop(ownLabel(site), count, body);
+    }
+
+    /** {@link #loop(Site, Distribution, Consumer)} with a fixed count. */
+    public Builder loop(Site site, long count, Consumer<Builder> body) {
+      return loop(ownLabel(site), count, body);
+    }
+
+    /** {@link #loop(Site, Distribution, Consumer)} with a count worked out on entry. */
+    public Builder loop(Site site, Count count, Consumer<Builder> body) {
+      return loop(ownLabel(site), count, body);
+    }
+
+    private String ownLabel(Site site) {
+      if (!site.file().equals(file) || !site.function().equals(function)) {
+        throw new IllegalArgumentException("site " + site.key() + " is not in " + file + ":" + function);
+      }
+      return site.label();
+    }
+
     /** A loop at site {@code label} of this function, iterations drawn from {@code count}. */
     public Builder loop(String label, Distribution count, Consumer<Builder> body) {
       Site s = new Site(user ? file : file, function, label);

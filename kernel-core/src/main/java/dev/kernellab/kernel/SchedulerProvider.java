@@ -47,7 +47,12 @@ public interface SchedulerProvider {
     List<SchedulerProvider> all = all();
     for (SchedulerProvider p : all) {
       if (p.name().equals(name)) {
-        return p.create();
+        Scheduler s = p.create();
+        if (!s.name().equals(name)) {
+          throw new IllegalStateException("scheduler provider " + p.getClass().getName() + " is registered as '" + name
+              + "' but creates scheduler '" + s.name() + "'");
+        }
+        return s;
       }
     }
     throw new IllegalArgumentException(

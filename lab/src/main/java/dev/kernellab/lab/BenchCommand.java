@@ -79,11 +79,15 @@ final class BenchCommand implements Callable<Integer> {
   String warmup;
 
   /** One measured run. */
-  record Row(String workload, String config, long simulatedNs, long events, long ops, long wallNs,
+  record Row(String workload, String config, long simulatedNs, long events, long queued, long ops, long wallNs,
       long allocatedBytes, long peakHeapBytes, long liveHeapBytes) {
 
     double eventsPerSimS() {
       return events / (simulatedNs / 1e9);
+    }
+
+    double queuedPerSimS() {
+      return queued / (simulatedNs / 1e9);
     }
 
     double opsPerSimS() {
@@ -121,14 +125,14 @@ final class BenchCommand implements Callable<Integer> {
         scheduler, cpus, cpus == 1 ? "" : "s", Durations.simulated(durationNs), Durations.simulated(warmupNs));
     double heapNs = holdNsPerOp();
     out.printf(Locale.ROOT, "yardstick: a bare heap of %d long keys holds at %.1f ns per operation%n%n", HOLD_SIZE, heapNs);
-    out.printf(Locale.ROOT, "%-12s %-15s %12s %12s %9s %8s %10s %10s %8s %8s%n", "workload", "config", "events/sim-s",
-        "ops/sim-s", "ns/event", "x heap", "real time", "alloc MB/s", "peak MB", "live MB");
+    out.printf(Locale.ROOT, "%-12s %-15s %12s %12s %12s %9s %8s %10s %10s %8s %8s%n", "workload", "config",
+        "events/sim-s", "queued/sim-s", "ops/sim-s", "ns/event", "x heap", "real time", "alloc MB/s", "peak MB", "live MB");
     out.flush();
     for (Experiment e : es) {
       run(e.withDuration(warmupNs));
       Row r = run(e);
-      out.printf(Locale.ROOT, "%-12s %-15s %,12.0f %,12.0f %9.1f %8.1f %9.1fx %10.2f %8.1f %8.1f%n", r.workload(),
-          r.config(), r.eventsPerSimS(), r.opsPerSimS(), r.nsPerEvent(), r.nsPerEvent() / heapNs, r.realtimeFactor(),
+      out.printf(Locale.ROOT, "%-12s %-15s %,12.0f %,12.0f %,12.0f %9.1f %8.1f %9.1fx %10.2f %8.1f %8.1f%n",
+          r.workload(), r.config(), r.eventsPerSimS(), r.queuedPerSimS(), r.opsPerSimS(), r.nsPerEvent(), r.nsPerEvent() / heapNs, r.realtimeFactor(),
           r.allocMbPerWallS(), r.peakHeapBytes() / 1e6, r.liveHeapBytes() / 1e6);
       out.flush();
     }
@@ -156,8 +160,8 @@ final class BenchCommand implements Callable<Integer> {
     System.gc();
     long live = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     java.lang.ref.Reference.reachabilityFence(k);
-    return new Row(e.workload(), e.config(), k.now(), k.simulation().eventsFired(), k.opsExecuted(), wall, alloc, peak,
-        live);
+    return new Row(e.workload(), e.config(), k.now(), k.simulation().eventsFired(),
+        k.simulation().eventsFired() - k.simulation().eventsFiredInline(), k.opsExecuted(), wall, alloc, peak, live);
   }
 
   /**

@@ -12,7 +12,6 @@ import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.SpinLock;
-import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.Tracer;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.workloads.Workload;
@@ -114,14 +113,14 @@ public abstract class PatchContract {
 
   @Test
   void oneSeedGivesOneTrace() {
-    TraceHash a = new TraceHash();
-    TraceHash b = new TraceHash();
+    TraceDigest a = new TraceDigest();
+    TraceDigest b = new TraceDigest();
     Composed x = compose("o1", 1, 7, List.of(), a);
     Composed y = compose("o1", 1, 7, List.of(), b);
     runChecked(x);
     runChecked(y);
-    assertThat(b.events).isEqualTo(a.events).isPositive();
-    assertThat(b.hash).isEqualTo(a.hash);
+    assertThat(b.events()).isEqualTo(a.events()).isPositive();
+    assertThat(b.digest()).isEqualTo(a.digest());
     WorkloadResult rx = x.run.result(x.kernel);
     WorkloadResult ry = y.run.result(y.kernel);
     assertThat(ry.counters()).isEqualTo(rx.counters());
@@ -202,38 +201,6 @@ public abstract class PatchContract {
           }
         }
       }
-    }
-  }
-
-  /** A running hash of the trace: switches, wake-ups, interrupts and lock operations. */
-  static final class TraceHash implements Tracer {
-    long hash = 17;
-    long events;
-
-    private void mix(long v) {
-      hash = hash * 1_000_003L ^ v;
-      events++;
-    }
-
-    @Override
-    public void schedSwitch(long now, int cpu, Task prev, Task next) {
-      mix(now);
-      mix(cpu * 31L + prev.pid() * 7919L + next.pid());
-    }
-
-    @Override
-    public void schedWakeup(long now, int cpu, Task task) {
-      mix(now ^ task.pid());
-    }
-
-    @Override
-    public void irqEntry(long now, int cpu, int vector) {
-      mix(now * 3 + vector);
-    }
-
-    @Override
-    public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) {
-      mix(now + lock.name().hashCode() + spunNs);
     }
   }
 }

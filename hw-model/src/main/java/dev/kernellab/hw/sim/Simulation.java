@@ -21,7 +21,10 @@ public final class Simulation {
   private final RandomStreams randoms;
   private long now;
   private long fired;
+  private long firedInline;
   private boolean stopRequested;
+  private long horizon = Long.MIN_VALUE; // runUntil's end while it runs; MIN_VALUE otherwise
+  private boolean inlineEnabled = true;
 
   /** Creates a simulation at time 0 whose random streams derive from {@code seed}. */
   public Simulation(long seed) {
@@ -41,6 +44,69 @@ public final class Simulation {
   /** Number of events fired so far (a cost measure for benchmarks). */
   public long eventsFired() {
     return fired;
+  }
+
+  /**
+   * Of {@link #eventsFired()}, those that never went through the queue: the end of a piece of
+   * work that nothing could precede ({@link #nextToFire}), run in the handler that started it.
+   */
+  public long eventsFiredInline() {
+    return firedInline;
+  }
+
+  /**
+   * Whether {@link #nextToFire} may say yes (on by default). Off, every event goes through the
+   * queue: the straightforward execution that tests compare the shortcut with.
+   */
+  public void setInlineEvents(boolean on) {
+    inlineEnabled = on;
+  }
+
+  /**
+   * True if an event armed now for {@code at} would certainly be the next to fire within the
+   * current {@link #runUntil}: every armed event is later ({@code at} strictly earlier, since an
+   * event armed now would come after those armed before for the same instant), the run does not
+   * end before {@code at}, and no stop was asked. Such an event's handler can then run without
+   * the queue ({@link #fireInline}): nothing can happen in between that could observe it.
+   */
+  public boolean nextToFire(long at) {
+    return inlineEnabled && !stopRequested && at <= horizon && at >= now
+        && (queue.isEmpty() || at < queue.peekTime());
+  }
+
+  /**
+   * Moves the clock to {@code at} and counts one event fired, as the queue would for an event
+   * that {@link #nextToFire} allowed to skip it; the caller then runs the event's handler.
+   *
+   * @throws IllegalStateException if {@code at} is not next to fire
+   */
+  public void fireInline(long at) {
+    fireInline(at, 1);
+  }
+
+  /**
+   * {@link #fireInline(long)} for {@code events} events that would have fired one after the
+   * other with nothing between them (the ends of a run of identical work segments), the last
+   * at {@code at}.
+   */
+  public void fireInline(long at, long events) {
+    if (!nextToFire(at)) {
+      throw new IllegalStateException("an event at " + at + " ns is not next to fire (clock " + now + " ns)");
+    }
+    now = at;
+    fired += events;
+    firedInline += events;
+  }
+
+  /**
+   * The latest time {@code t} for which {@link #nextToFire}{@code (t)} holds now, or
+   * {@link Long#MIN_VALUE} if there is none.
+   */
+  public long nextToFireUntil() {
+    if (!inlineEnabled || stopRequested || horizon < now) {
+      return Long.MIN_VALUE;
+    }
+    return queue.isEmpty() ? horizon : Math.min(horizon, queue.peekTime() - 1);
   }
 
   /** Number of armed events. */
@@ -107,8 +173,13 @@ public final class Simulation {
           "cannot run until " + endNs + " ns: the clock is already at " + now);
     }
     stopRequested = false;
-    while (!stopRequested && !queue.isEmpty() && queue.peekTime() <= endNs) {
-      step();
+    horizon = endNs;
+    try {
+      while (!stopRequested && !queue.isEmpty() && queue.peekTime() <= endNs) {
+        step();
+      }
+    } finally {
+      horizon = Long.MIN_VALUE;
     }
     if (!stopRequested) {
       now = endNs;

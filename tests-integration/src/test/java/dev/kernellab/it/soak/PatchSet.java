@@ -2,12 +2,13 @@ package dev.kernellab.it.soak;
 
 import java.util.List;
 
-/** The four kernel configurations of the debate, by the names the lab uses. */
+/** The four kernel configurations of the debate and Love's preferred fifth, by the names the lab uses. */
 public enum PatchSet {
   VANILLA("vanilla"),
   PREEMPT("preempt", "preempt"),
   LOWLAT("lowlat", "lowlat"),
-  PREEMPT_LOWLAT("preempt+lowlat", "preempt", "lowlat");
+  PREEMPT_LOWLAT("preempt+lowlat", "preempt", "lowlat"),
+  PREEMPT_LOCKBREAK("preempt+lockbreak", "preempt", "lockbreak");
 
   private final String label;
   @SuppressWarnings("ImmutableEnumChecker") // List.of: unmodifiable
@@ -18,7 +19,7 @@ public enum PatchSet {
     this.patches = List.of(patches);
   }
 
-  /** The configuration's name: {@code vanilla}, {@code preempt}, {@code lowlat}, {@code preempt+lowlat}. */
+  /** The configuration's name: {@code vanilla}, {@code preempt}, {@code lowlat}, {@code preempt+lowlat}, {@code preempt+lockbreak}. */
   public String label() {
     return label;
   }
@@ -35,6 +36,6 @@ public enum PatchSet {
         return p;
       }
     }
-    throw new IllegalArgumentException("no patch set '" + label + "' (vanilla, preempt, lowlat, preempt+lowlat)");
+    throw new IllegalArgumentException("no patch set '" + label + "' (vanilla, preempt, lowlat, preempt+lowlat, preempt+lockbreak)");
   }
 }
