@@ -113,6 +113,11 @@ final class LockOps {
           c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET, ctx);
           f.phase = 1;
           c.preemptCheck(ctx);
+          if (form == Form.PLAIN && ctx.top() == f) {
+            // Nothing else to do and nothing pushed: done in this one step. (The interrupt flag
+            // did not change, so no interrupt can have become deliverable in between.)
+            f.advance();
+          }
         }
         case 1 -> {
           // Then the interrupt flag; an interrupt pending since the lock is taken right here.
