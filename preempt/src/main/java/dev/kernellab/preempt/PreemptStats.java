@@ -58,8 +58,13 @@ public final class PreemptStats implements Tracer {
   @Override
   public void preemptOn(long now, int cpu, KernelPath path, long lengthNs) {
     intervals++;
-    if (worst.size() == KEPT && lengthNs <= worst.get(KEPT - 1).lengthNs()) {
-      return;
+    if (worst.size() == KEPT) {
+      // Full: an interval no longer than the shortest kept one is dropped (on a tie the
+      // earlier one stays); otherwise the shortest makes room.
+      if (lengthNs <= worst.get(KEPT - 1).lengthNs()) {
+        return;
+      }
+      worst.remove(KEPT - 1);
     }
     Interval i = new Interval(lengthNs, now - lengthNs, cpu, offBy[cpu], path);
     int at = 0;
@@ -67,9 +72,6 @@ public final class PreemptStats implements Tracer {
       at++;
     }
     worst.add(at, i);
-    if (worst.size() > KEPT) {
-      worst.remove(KEPT);
-    }
   }
 
   /** The longest intervals, longest first (at most {@value #KEPT}). */
