@@ -1,0 +1,13 @@
+package dev.kernellab.sched.goodness;
+
+import dev.kernellab.kernel.Scheduler;
+import dev.kernellab.kernel.SchedulerStoryContract;
+
+/** The 2.4.17 scheduler under kernel-core's random stories with independently drawn steps. */
+class GoodnessSchedulerStoryProperties extends SchedulerStoryContract {
+
+  @Override
+  protected Scheduler newScheduler() {
+    return new GoodnessScheduler();
+  }
+}
