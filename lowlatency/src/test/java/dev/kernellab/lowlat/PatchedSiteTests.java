@@ -1,0 +1,148 @@
+package dev.kernellab.lowlat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatNoException;
+
+import dev.kernellab.kernel.Site;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a hunk of the patch may be (include/linux/low-latency.h of the 2.4.32 copy): a
+ * conditional_schedule() holds no lock and looks every iteration; a lock break names the lock
+ * it drops; TEST_RESCHED_COUNT(n) looks every n + 1 iterations and only with the sysctl on; a
+ * chunked walk drops its lock every n iterations, due or not.
+ */
+class PatchedSiteTests {
+
+  private static final Site SITE = new Site("fs/dcache.c", "prune_dcache", "prune_dcache");
+  private static final List<String> DCACHE = List.of("dcache_lock");
+
+  private static PatchedSite site(Technique t, List<String> locks, Cadence c, int n, long revalidateNs) {
+    return new PatchedSite(SITE, t, locks, c, n, revalidateNs, "the hunk", "the source");
+  }
+
+  @Test
+  void aConditionalScheduleLooksEveryIterationHoldsNoLockAndIsNotGated() {
+    PatchedSite cs = PatchedSite.cs(SITE, "fs/dcache.c prune_dcache: conditional_schedule");
+    assertThat(cs.site()).isEqualTo(SITE);
+    assertThat(cs.technique()).isEqualTo(Technique.CONDITIONAL_SCHEDULE);
+    assertThat(cs.locks()).isEmpty();
+    assertThat(cs.cadence()).isEqualTo(Cadence.EVERY_ITERATION);
+    assertThat(cs.period()).isEqualTo(1);
+    assertThat(cs.gated()).isFalse();
+    assertThat(cs.revalidateNs()).isZero();
+    assertThat(cs.hunk()).isEqualTo("fs/dcache.c prune_dcache: conditional_schedule");
+    assertThat(cs.describe()).isEqualTo("conditional_schedule");
+  }
+
+  @Test
+  void aLockBreakOnEveryIterationNamesItsLocksOutermostFirst() {
+    PatchedSite lb = PatchedSite.lb(SITE, List.of("pagemap_lru_lock", "pagecache_lock"), 250, "hunk", "src");
+    assertThat(lb.technique()).isEqualTo(Technique.LOCK_BREAK);
+    assertThat(lb.locks()).containsExactly("pagemap_lru_lock", "pagecache_lock");
+    assertThat(lb.cadence()).isEqualTo(Cadence.EVERY_ITERATION);
+    assertThat(lb.period()).isEqualTo(1);
+    assertThat(lb.gated()).isFalse();
+    assertThat(lb.revalidateNs()).isEqualTo(250);
+    assertThat(lb.source()).isEqualTo("src");
+    assertThat(lb.describe()).isEqualTo("lock break (pagemap_lru_lock, pagecache_lock), +250 ns");
+  }
+
+  @Test
+  void testReschedCountOfNLooksEveryNPlusOneIterationsAndOnlyWithTheSysctlOn() {
+    PatchedSite counted = PatchedSite.lbCounted(SITE, DCACHE, 100, 0, "hunk", "src");
+    assertThat(counted.cadence()).isEqualTo(Cadence.TEST_RESCHED_COUNT);
+    assertThat(counted.n()).isEqualTo(100);
+    assertThat(counted.period()).isEqualTo(101);
+    assertThat(counted.gated()).isTrue();
+    assertThat(counted.describe()).isEqualTo("lock break (dcache_lock), TEST_RESCHED_COUNT(100) [sysctl], +0 ns");
+  }
+
+  @Test
+  void aChunkedWalkDropsItsLockEveryNIterationsUngated() {
+    PatchedSite chunk = PatchedSite.chunked(SITE, List.of("page_table_lock"), 256, 1_500, "hunk", "src");
+    assertThat(chunk.technique()).isEqualTo(Technique.LOCK_BREAK);
+    assertThat(chunk.cadence()).isEqualTo(Cadence.CHUNK);
+    assertThat(chunk.period()).isEqualTo(256);
+    assertThat(chunk.gated()).isFalse();
+    assertThat(chunk.describe()).isEqualTo("lock break (page_table_lock), dropped every 256, +1500 ns");
+  }
+
+  @Test
+  void aLockBreakMustNameTheLockItBreaks() {
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> site(Technique.LOCK_BREAK, List.of(), Cadence.EVERY_ITERATION, 1, 0))
+        .withMessageContaining("needs the lock");
+  }
+
+  @Test
+  void aConditionalScheduleHoldsNoLockAndRevalidatesNothing() {
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> site(Technique.CONDITIONAL_SCHEDULE, DCACHE, Cadence.EVERY_ITERATION, 1, 0))
+        .withMessageContaining("holds no lock");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> site(Technique.CONDITIONAL_SCHEDULE, List.of(), Cadence.EVERY_ITERATION, 1, 5))
+        .withMessageContaining("holds no lock");
+  }
+
+  @Test
+  void onlyLockBreaksAreCountedOrChunked() {
+    for (Cadence c : new Cadence[] {Cadence.TEST_RESCHED_COUNT, Cadence.CHUNK}) {
+      assertThatIllegalArgumentException()
+          .isThrownBy(() -> site(Technique.CONDITIONAL_SCHEDULE, List.of(), c, 4, 0))
+          .withMessageContaining("counted tests all guard lock breaks");
+    }
+  }
+
+  @Test
+  void countsStartAtOneAndEveryIterationMeansOne() {
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> site(Technique.LOCK_BREAK, DCACHE, Cadence.TEST_RESCHED_COUNT, 0, 0));
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> site(Technique.LOCK_BREAK, DCACHE, Cadence.CHUNK, 0, 0));
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> site(Technique.LOCK_BREAK, DCACHE, Cadence.EVERY_ITERATION, 2, 0));
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> site(Technique.LOCK_BREAK, DCACHE, Cadence.TEST_RESCHED_COUNT, 1, -1))
+        .withMessageContaining("revalidateNs >= 0");
+    assertThatNoException().isThrownBy(() -> site(Technique.LOCK_BREAK, DCACHE, Cadence.TEST_RESCHED_COUNT, 1, 0));
+    assertThatNoException().isThrownBy(() -> site(Technique.LOCK_BREAK, DCACHE, Cadence.EVERY_ITERATION, 1, 0));
+    assertThatNoException().isThrownBy(() -> site(Technique.CONDITIONAL_SCHEDULE, List.of(), Cadence.EVERY_ITERATION, 1, 0));
+  }
+
+  @Test
+  void everyHunkSaysWhatItIsAndWhereItsCostComesFrom() {
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> new PatchedSite(SITE, Technique.LOCK_BREAK, DCACHE, Cadence.EVERY_ITERATION, 1, 0, " ", "src"))
+        .withMessageContaining("says what it is");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> new PatchedSite(SITE, Technique.LOCK_BREAK, DCACHE, Cadence.EVERY_ITERATION, 1, 0, "hunk", ""))
+        .withMessageContaining("says what it is");
+  }
+
+  @Test
+  void thePatchNamesItselfLowlatAndSaysWhenItTakesTheCatalogFromTheBuilder() {
+    assertThat(LowLatencyPatch.unbound().name()).isEqualTo("lowlat");
+    assertThat(LowLatencyPatch.unbound()).hasToString("lowlat (catalog from the builder)");
+    assertThat(LowLatencyPatch.forSites(List.of(), name -> null)).hasToString("lowlat");
+    assertThat(LowLatencyPatch.unbound().table()).isEqualTo(LowLatencySites.TABLE);
+    assertThat(new LowLatencyProvider().description()).contains("low-latency");
+  }
+
+  /** An experiment's table replaces the patch's: its sites are hooked, the real table's are not. */
+  @Test
+  void aPatchForAnotherTableHooksThatTableOnly() {
+    Site mine = new Site("test/exp.c", "walk", "walk");
+    LowLatencyPatch p = LowLatencyPatch.forSites(List.of(PatchedSite.cs(mine, "an experiment")), name -> null);
+    assertThat(p.table()).extracting(PatchedSite::site).containsExactly(mine);
+    dev.kernellab.kernel.Kernel k =
+        new dev.kernellab.kernel.KernelBuilder(dev.kernellab.hw.MachineSpec.uniprocessor(), 1)
+            .scheduler(new dev.kernellab.kernel.SimpleRoundRobinScheduler())
+            .patch(p)
+            .build();
+    assertThat(k.hookAt(mine)).isPresent();
+    assertThat(k.hookAt(LowLatencySites.TABLE.get(0).site())).isEmpty();
+  }
+}
