@@ -131,4 +131,64 @@ class LoadBalancerTests {
     up.h.setJiffies(5);
     assertThat(balance(up, 0, true)).isZero();
   }
+
+  /**
+   * 2.5.5 load_balance: "Make sure nothing changed since we checked the runqueue length":
+   * busiest must have more than one task above this CPU ({@code busiest->nr_running <=
+   * nr_running + 1} gives up), so that one task does not ping-pong between two CPUs. An idle
+   * CPU1 with one woken task not yet run leaves CPU0's two alone, and takes one of three.
+   */
+  @Test
+  void anIdleCpuDoesNotPullFromACpuWithOnlyOneTaskMore() {
+    O1Fixture f = new O1Fixture(2);
+    f.hog(0);
+    f.hog(0);
+    f.h.schedule(0);
+    f.hog(1); // runnable on cpu1, cpu1 still in its idle task
+    f.h.setJiffies(5);
+    assertThat(balance(f, 1, true)).as("2 vs 1").isZero();
+
+    O1Fixture g = new O1Fixture(2);
+    g.hog(0);
+    g.hog(0);
+    g.hog(0);
+    g.h.schedule(0);
+    g.hog(1);
+    g.h.setJiffies(5);
+    assertThat(balance(g, 1, true)).as("3 vs 1").isEqualTo(1);
+    g.s.checkInvariants();
+  }
+
+  /**
+   * The busy threshold at its edge: 4 vs 2 gives imbalance (4 - 2) / 2 = 1, which is not below
+   * (4 + 3) / 4 = 1, and 4 > 2 + 1: one task moves. 4 vs 3 gives imbalance 0: nothing moves.
+   */
+  @Test
+  void aBusyCpuPullsAtExactlyTheQuarterImbalance() {
+    O1Fixture f = new O1Fixture(2);
+    for (int i = 0; i < 4; i++) {
+      f.hog(0);
+    }
+    f.hog(1);
+    f.hog(1);
+    f.h.schedule(0);
+    f.h.schedule(1);
+    f.h.setJiffies(5);
+    assertThat(balance(f, 1, false)).as("first look records prev_nr_running").isZero();
+    assertThat(balance(f, 1, false)).as("4 vs 2").isEqualTo(1);
+    assertThat(f.s.nrRunning(0)).isEqualTo(3);
+
+    O1Fixture g = new O1Fixture(2);
+    for (int i = 0; i < 4; i++) {
+      g.hog(0);
+    }
+    for (int i = 0; i < 3; i++) {
+      g.hog(1);
+    }
+    g.h.schedule(0);
+    g.h.schedule(1);
+    g.h.setJiffies(5);
+    balance(g, 1, false);
+    assertThat(balance(g, 1, false)).as("4 vs 3").isZero();
+  }
 }
