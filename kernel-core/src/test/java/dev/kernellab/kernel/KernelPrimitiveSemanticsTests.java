@@ -108,7 +108,7 @@ class KernelPrimitiveSemanticsTests {
     assertThat(seen.handler).containsExactly(MS);
   }
 
-  private static KernelBuilder withSoftirqs(Seen seen, Softirq a, KernelPath aHandler, Softirq b,
+  private static KernelBuilder withSoftirqs(Softirq a, KernelPath aHandler, Softirq b,
       KernelPath bHandler) {
     KernelBuilder builder = new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
         .scheduler(new SimpleRoundRobinScheduler());
@@ -140,7 +140,7 @@ class KernelPrimitiveSemanticsTests {
   @Test
   void localBhEnableRunsTheSoftirqsRaisedWhileBottomHalvesWereOff() {
     Seen seen = new Seen();
-    KernelBuilder b = withSoftirqs(seen, Softirq.NET_RX, softirqHandler(seen, "net_rx_action"), null, null);
+    KernelBuilder b = withSoftirqs(Softirq.NET_RX, softirqHandler(seen, "net_rx_action"), null, null);
     KernelPath path = k().localBhDisable().compute(MS).localBhEnable().compute(2 * MS).build();
     boot(path, seen, raising(Softirq.NET_RX), false, b, MS / 4).run(5 * MS);
     assertThat(seen.handler).containsExactly(MS / 4);
@@ -151,7 +151,7 @@ class KernelPrimitiveSemanticsTests {
   void spinUnlockBhRunsTheSoftirqsRaisedUnderTheLock() {
     Seen seen = new Seen();
     SpinLock l = SpinLock.spin("L");
-    KernelBuilder b = withSoftirqs(seen, Softirq.NET_RX, softirqHandler(seen, "net_rx_action"), null, null);
+    KernelBuilder b = withSoftirqs(Softirq.NET_RX, softirqHandler(seen, "net_rx_action"), null, null);
     KernelPath path = k().spinLockBh(l).compute(2 * MS).spinUnlockBh(l).compute(2 * MS).build();
     boot(path, seen, raising(Softirq.NET_RX), false, b, MS / 2).run(5 * MS);
     assertThat(seen.softirqs).containsExactly("net_rx_action@2000us");
@@ -160,7 +160,7 @@ class KernelPrimitiveSemanticsTests {
   @Test
   void theOutermostInterruptExitRunsPendingSoftirqsAtOnce() {
     Seen seen = new Seen();
-    KernelBuilder b = withSoftirqs(seen, Softirq.NET_RX, softirqHandler(seen, "net_rx_action"), null, null);
+    KernelBuilder b = withSoftirqs(Softirq.NET_RX, softirqHandler(seen, "net_rx_action"), null, null);
     boot(k().compute(3 * MS).build(), seen, raising(Softirq.NET_RX), false, b, MS).run(5 * MS);
     assertThat(seen.softirqs).containsExactly("net_rx_action@1000us");
   }
@@ -176,7 +176,7 @@ class KernelPrimitiveSemanticsTests {
   @Test
   void doSoftirqRestartsOnlyForSoftirqsItHasNotRunYet() {
     Seen seen = new Seen();
-    KernelBuilder b = withSoftirqs(seen,
+    KernelBuilder b = withSoftirqs(
         Softirq.NET_TX, softirqHandler(seen, "net_tx_action", Softirq.NET_RX),
         Softirq.NET_RX, softirqHandler(seen, "net_rx_action", Softirq.NET_RX));
     Kernel kernel = boot(k().compute(4 * MS).build(), seen, raising(Softirq.NET_TX), false, b, MS, 3 * MS);

@@ -34,12 +34,14 @@ public abstract class SchedulerStoryContract {
   /** The kinds of step; every kind is valid in any state (skipped when it makes no sense). */
   enum Kind { SPAWN, FORK, BLOCK, WAKE, TICK, SCHEDULE, EXIT, YIELD, NICE, POLICY }
 
+  private static final List<Kind> KINDS = List.of(Kind.SPAWN, Kind.FORK, Kind.BLOCK, Kind.WAKE,
+      Kind.TICK, Kind.SCHEDULE, Kind.EXIT, Kind.YIELD, Kind.NICE, Kind.POLICY);
   private static final int CPUS = 4;
   private static final int TARGETS = 64;
   private static final int NICES = 40;
   private static final SchedPolicy[] POLICIES = {SchedPolicy.OTHER, SchedPolicy.FIFO, SchedPolicy.RR};
   private static final int PRIOS = 99;
-  private static final int CODES = Kind.values().length * CPUS * TARGETS * NICES * POLICIES.length * PRIOS;
+  private static final int CODES = KINDS.size() * CPUS * TARGETS * NICES * POLICIES.length * PRIOS;
 
   /**
    * One step, decoded from one int by mixed radix, so that the fields are independent uniform
@@ -48,8 +50,8 @@ public abstract class SchedulerStoryContract {
   record Step(Kind kind, int cpu, int target, int nice, SchedPolicy policy, int rtPriority) {
     static Step decode(int code) {
       int c = code;
-      Kind kind = Kind.values()[c % Kind.values().length];
-      c /= Kind.values().length;
+      Kind kind = KINDS.get(c % KINDS.size());
+      c /= KINDS.size();
       int cpu = c % CPUS;
       c /= CPUS;
       int target = c % TARGETS;

@@ -70,7 +70,7 @@ class PreemptStatsTests {
         .containsExactly(LOCK, OTHER);
 
     for (int i = 0; i < PreemptStats.KEPT - 2; i++) {
-      interval(stats, 0, 10 * MS + i * 10 * MS, 10 * MS + i * 10 * MS + 2 * MS, LOCK, UNLOCK);
+      interval(stats, 0, 10 * MS + i * 10L * MS, 10 * MS + i * 10L * MS + 2 * MS, LOCK, UNLOCK);
     }
     assertThat(stats.worst()).hasSize(PreemptStats.KEPT);
     // the table is full and its shortest entries are the two 1 ms ones: another 1 ms interval
