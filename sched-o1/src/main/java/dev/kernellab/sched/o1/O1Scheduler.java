@@ -109,6 +109,12 @@ public final class O1Scheduler implements Scheduler {
 
   @Override
   public void attach(SchedulerHost h) {
+    if (host != null) {
+      // The runqueues are this kernel's state: a second kernel would share them and each
+      // would see the other's tasks.
+      throw new IllegalStateException(
+          "this O1Scheduler already schedules a kernel: give each kernel its own instance");
+    }
     this.host = h;
     this.tunables = configured != null ? configured : O1Tunables.forHz(h.hz());
     if (tunables.hz() != h.hz()) {
