@@ -351,4 +351,35 @@ class GoodnessSchedulerCallsTests {
     assertThat(weak[1].needResched()).isTrue();
     assertThat(weak[2].needResched()).isFalse();
   }
+
+  /**
+   * On SMP the child of an emptied parent goes to an idle CPU (reschedule_idle), so only
+   * do_fork's own {@code if (!current->counter) current->need_resched = 1} reschedules the parent.
+   */
+  @Test
+  void onSmpAParentLeftWithNoCounterReschedulesEvenWhenItsChildRunsElsewhere() {
+    StandaloneSchedulerHost h = host(2);
+    Task parent = spawn(h, 1, 0);
+    h.schedule(0);
+    e(parent).counter = 1;
+    parent.setNeedResched(false);
+    h.ipis.clear();
+    h.fork(0, TestTasks.other(2));
+    assertThat(h.ipis).as("the child goes to idle cpu1").containsExactly("0->1");
+    assertThat(parent.needResched()).isTrue();
+  }
+
+  /** __wake_up_sync only skips reschedule_idle() for a task that may run on the waker's CPU. */
+  @Test
+  void aSyncWakeUpOfATaskPinnedElsewhereStillKicksItsCpu() {
+    StandaloneSchedulerHost h = host(2);
+    Task p = spawn(h, 1, 1);
+    p.setCpusAllowed(0b10);
+    h.schedule(1);
+    h.block(1);
+    h.ipis.clear();
+    h.setThisCpu(0);
+    assertThat(s(h).tryToWakeUp(p, true)).isTrue();
+    assertThat(h.ipis).containsExactly("0->1");
+  }
 }
