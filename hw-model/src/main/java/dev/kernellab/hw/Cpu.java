@@ -283,7 +283,7 @@ public final class Cpu {
       throw new IllegalStateException("cpu" + id + ": " + segments + " segments as one must end by " + limit
           + " ns, not " + end);
     }
-    if (inSegmentEnd && end >= sim.now() && sim.nextToFire(end)) {
+    if (inSegmentEnd && sim.nextToFire(end)) {
       // Started from the handler of the previous segment's end, which returns at once, and
       // nothing is armed before this end: it is the next event, so it is run by that same
       // handler (finishCompute's loop) instead of going through the queue.

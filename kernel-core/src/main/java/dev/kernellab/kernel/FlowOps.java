@@ -35,10 +35,7 @@ final class FlowOps {
           long run = f.iterationsLeft >= fit ? fit : f.iterationsLeft + 1;
           f.iterationsLeft -= run - 1;
           f.iteration += run - 1;
-          f.computing = true;
-          f.advanceAfterCompute = true;
-          f.computeLeftNs = ns * run;
-          c.cpu.startCompute(ns * run, run);
+          k.compute(c, f, ns * run, true, run);
           return;
         }
       }

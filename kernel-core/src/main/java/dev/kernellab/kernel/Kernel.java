@@ -500,6 +500,14 @@ public final class Kernel implements SchedulerHost {
 
   /** Starts a compute segment for the operation at {@code f}; zero-length ones complete at once. */
   void compute(KernelCpu c, ExecContext.Frame f, long ns, boolean endsOperation) {
+    compute(c, f, ns, endsOperation, 1);
+  }
+
+  /**
+   * {@link #compute(KernelCpu, ExecContext.Frame, long, boolean)} for a segment that stands for
+   * {@code segments} back-to-back ones ({@link dev.kernellab.hw.Cpu#startCompute(long, long)}).
+   */
+  void compute(KernelCpu c, ExecContext.Frame f, long ns, boolean endsOperation, long segments) {
     if (ns <= 0) {
       if (endsOperation) {
         f.advance();
@@ -509,7 +517,7 @@ public final class Kernel implements SchedulerHost {
     f.computing = true;
     f.advanceAfterCompute = endsOperation;
     f.computeLeftNs = ns;
-    c.cpu.startCompute(ns);
+    c.cpu.startCompute(ns, segments);
   }
 
   ExecContext.Frame pushFrame(KernelCpu c, ExecContext ctx, KernelPath path, boolean user) {

@@ -56,7 +56,6 @@ public interface Operation {
     private final KernelCpu cpu;
     private KernelPath call;
     private long computeNs;
-    private int started;
 
     Step(KernelCpu cpu) {
       this.cpu = cpu;
@@ -86,7 +85,7 @@ public interface Operation {
     }
 
     private void start() {
-      if (++started > 1) {
+      if (call != null || computeNs >= 0) {
         throw new IllegalStateException("an operation step may start one thing (a call or a compute), not two");
       }
     }
@@ -94,7 +93,6 @@ public interface Operation {
     void reset() {
       call = null;
       computeNs = -1;
-      started = 0;
     }
 
     KernelPath calledPath() {

@@ -77,6 +77,18 @@ final class CompareCommand implements Callable<Integer> {
     return 0;
   }
 
+  /**
+   * The format of the configuration column of the tables: 16 wide, so the four standard
+   * configurations line up as always; a longer name widens it.
+   */
+  static String configColumn(List<String> configs) {
+    int width = 16;
+    for (String c : configs) {
+      width = Math.max(width, c.trim().length() + 1);
+    }
+    return "%-" + width + "s";
+  }
+
   static void print(Experiment base, List<ConfigResult> results, PrintWriter out, long wallNs, int workers) {
     ProbeResult first = results.get(0).result().probes().get(0);
     out.printf(Locale.ROOT, "kernel-lab compare: %s on %d CPU%s, %s scheduler, HZ %d, %s simulated, seed %d%n",
@@ -86,11 +98,7 @@ final class CompareCommand implements Callable<Integer> {
         + Durations.latency(first.latency().deadlineNs()) + " or less");
     boolean throughput = results.stream().anyMatch(r -> r.result().throughputMbPerS() != null);
     out.println();
-    int w = 16; // the four standard configurations fit; a longer name widens the column
-    for (ConfigResult r : results) {
-      w = Math.max(w, r.experiment().config().length() + 1);
-    }
-    String col = "%-" + w + "s";
+    String col = configColumn(results.stream().map(r -> r.experiment().config()).toList());
     out.printf(Locale.ROOT, col + " %9s %9s %9s %9s %9s %9s %8s%s  %s%n", "config", "samples", "min", "avg",
         "p99", "p99.9", "max", "on-time", throughput ? String.format(Locale.ROOT, " %10s", "MB/s") : "",
         "worst sample: where it went");

@@ -129,11 +129,7 @@ final class SweepCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "kernel-lab sweep: %s on %d CPU%s, %s, HZ %d, %s each, seeds %s (%d runs)%n%n",
         base.workload(), base.cpus(), base.cpus() == 1 ? "" : "s", base.scheduler(), base.hz(),
         Durations.simulated(base.durationNs()), seeds, es.size());
-    int width = 16;
-    for (String c : configs) {
-      width = Math.max(width, c.trim().length() + 1);
-    }
-    String col = "%-" + width + "s";
+    String col = CompareCommand.configColumn(configs);
     out.printf(Locale.ROOT, col + " %-27s %-27s %-27s %s%n", "config", "max (min / median / max)",
         "p99.9 (min / median / max)", "on-time % (min / med / max)", "worst run");
     List<Object> summary = new ArrayList<>();

@@ -70,8 +70,7 @@ public final class Simulation {
    * the queue ({@link #fireInline}): nothing can happen in between that could observe it.
    */
   public boolean nextToFire(long at) {
-    return inlineEnabled && !stopRequested && at <= horizon && at >= now
-        && (queue.isEmpty() || at < queue.peekTime());
+    return at >= now && at <= nextToFireUntil();
   }
 
   /**
