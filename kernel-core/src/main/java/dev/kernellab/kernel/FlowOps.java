@@ -24,7 +24,7 @@ final class FlowOps {
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      long ns = length.sample(k.random(c, ctx));
+      long ns = length.sample(c.random(ctx));
       if (f.iterationsLeft > 0 && ns > 0 && f.path.size() == 1 && f.siteHook == null && f.whileCondition == null
           && length instanceof Distribution.Fixed && f.path.site() != null) {
         // A loop whose body is this one fixed compute, with no hook between iterations: the
@@ -35,11 +35,11 @@ final class FlowOps {
           long run = f.iterationsLeft >= fit ? fit : f.iterationsLeft + 1;
           f.iterationsLeft -= run - 1;
           f.iteration += run - 1;
-          k.compute(c, f, ns * run, true, run);
+          c.compute(f, ns * run, true, run);
           return;
         }
       }
-      k.compute(c, f, ns, true);
+      c.compute(f, ns, true);
     }
 
     @Override
@@ -66,7 +66,7 @@ final class FlowOps {
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      k.compute(c, f, length.ns(k, c), true);
+      c.compute(f, length.ns(k, c), true);
     }
 
     @Override
@@ -106,10 +106,10 @@ final class FlowOps {
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      long n = count != null ? count.sample(k.random(c, ctx)) : dynamicCount.at(c);
+      long n = count != null ? count.sample(c.random(ctx)) : dynamicCount.at(c);
       f.advance();
       if (n > 0 && (whileCondition == null || whileCondition.test(c))) {
-        ExecContext.Frame b = k.pushFrame(c, ctx, body, f.user);
+        ExecContext.Frame b = ctx.push(body, f.user);
         b.iterationsLeft = n - 1;
         b.siteHook = k.siteHook(site);
         b.whileCondition = whileCondition;
@@ -133,7 +133,7 @@ final class FlowOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
-      k.pushFrame(c, ctx, target, false);
+      ctx.push(target, false);
     }
 
     @Override
@@ -164,7 +164,7 @@ final class FlowOps {
       f.advance();
       KernelPath p = guard.test(c) ? target : otherwise;
       if (p != null) {
-        k.pushFrame(c, ctx, p, false);
+        ctx.push(p, false);
       }
     }
 
@@ -247,7 +247,7 @@ final class FlowOps {
         if (!done) {
           f.phase = next;
         }
-        k.compute(c, f, ns, done);
+        c.compute(f, ns, done);
         return;
       }
       if (done) {
@@ -256,7 +256,7 @@ final class FlowOps {
         f.phase = next;
       }
       if (call != null) {
-        k.pushFrame(c, ctx, call, false);
+        ctx.push(call, false);
       }
     }
 

@@ -24,7 +24,7 @@ final class Interrupts {
   void enterInterrupt(KernelCpu c, int vector) {
     ExecContext ctx = pushContext(c, ExecContext.Kind.HARDIRQ);
     ctx.vector = vector;
-    k.pushFrame(c, ctx, k.interruptPath, false);
+    ctx.push(k.programs.interruptPath, false);
   }
 
   @Models(file = "kernel/softirq.c", function = "do_softirq", version = "2.4.17")
@@ -35,7 +35,7 @@ final class Interrupts {
     }
     ExecContext ctx = pushContext(c, ExecContext.Kind.SOFTIRQ);
     ctx.saveIrqFlag(c.cpu.interruptsEnabled());
-    k.pushFrame(c, ctx, k.softirqPath, false);
+    ctx.push(k.programs.softirqPath, false);
   }
 
   private ExecContext pushContext(KernelCpu c, ExecContext.Kind kind) {
@@ -55,7 +55,7 @@ final class Interrupts {
     if (k.tracer != null) {
       // The hardirq context is dropped whole at iret: its path ends here, and what the
       // interrupt interrupted runs again.
-      k.tracer.pathExit(k.now(), c.id, k.interruptPath);
+      k.tracer.pathExit(k.now(), c.id, k.programs.interruptPath);
     }
     if (c.contextDepth > 0) {
       return;
@@ -67,12 +67,12 @@ final class Interrupts {
     ExecContext ctx = t.context;
     if (ctx.inUserMode()) {
       if (t.needResched()) {
-        k.pushFrame(c, ctx, k.retFromIntrToUser, false);
+        ctx.push(k.programs.retFromIntrToUser, false);
       }
       return;
     }
     if (k.preemption.preemptOnIrqReturn(c, t)) {
-      k.pushFrame(c, ctx, k.preemptSchedulePath, false);
+      ctx.push(k.programs.preemptSchedulePath, false);
     }
   }
 

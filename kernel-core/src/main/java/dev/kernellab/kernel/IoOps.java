@@ -49,7 +49,7 @@ final class IoOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       Task t = c.current;
-      TaskIo io = k.taskIo(t);
+      TaskIo io = k.lifecycle.taskIo(t);
       switch (f.phase) {
         case 0 -> {
           IdeDisk disk = c.machine().disk();
@@ -69,7 +69,7 @@ final class IoOps {
           io.wait.add(t, false);
           t.setState(TaskState.UNINTERRUPTIBLE);
           f.phase = 2;
-          k.callSchedule(c, ctx);
+          k.sched.callSchedule(c, ctx);
         }
         default -> {
           t.setState(TaskState.RUNNING);

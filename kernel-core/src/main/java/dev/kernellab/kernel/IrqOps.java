@@ -241,7 +241,7 @@ final class IrqOps {
       if (!action.saInterrupt()) {
         c.cpu.sti();
       }
-      k.pushFrame(c, ctx, action.handler(), false);
+      ctx.push(action.handler(), false);
     }
 
     @Override
@@ -314,7 +314,7 @@ final class IrqOps {
         f.scratch &= f.scratch - 1;
         KernelPath handler = k.softirqHandler(nr);
         if (handler != null) {
-          k.pushFrame(c, ctx, handler, false);
+          ctx.push(handler, false);
         }
         return;
       }

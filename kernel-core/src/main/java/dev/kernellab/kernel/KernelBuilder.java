@@ -93,12 +93,23 @@ public final class KernelBuilder {
       throw new IllegalArgumentException("request_irq: IRQ " + irq + " already has a handler ("
           + irqActions.get(irq).name() + "); shared lines are not modelled");
     }
+    if (handler == null) {
+      throw new IllegalArgumentException("request_irq(" + irq + ", " + name + "): no handler (null)");
+    }
+    if (handler.isUser()) {
+      throw new IllegalArgumentException("request_irq(" + irq + ", " + name + "): " + handler
+          + " is a user program; an interrupt handler is a kernel path");
+    }
     irqActions.put(irq, new Kernel.IrqAction(name, handler, saInterrupt));
     return this;
   }
 
   /** {@code open_softirq(nr, action)}. */
   public KernelBuilder openSoftirq(Softirq s, KernelPath handler) {
+    if (handler == null || handler.isUser()) {
+      throw new IllegalArgumentException("open_softirq(" + s + "): "
+          + (handler == null ? "no handler (null)" : handler + " is a user program; a softirq action is a kernel path"));
+    }
     softirqHandlers.put(s, handler);
     return this;
   }
@@ -257,7 +268,21 @@ public final class KernelBuilder {
         }
       }
     }
+    List<String> comms = new ArrayList<>();
+    for (int c = 0; c < machine.cpus(); c++) {
+      comms.add("swapper/" + c);
+      if (ksoftirqd) {
+        comms.add("ksoftirqd_CPU" + c);
+      }
+    }
     for (TaskSpec t : tasks) {
+      // Boot tasks are found by name (Kernel.task, the lab's probes); forked children may share
+      // their parent's comm, as fork() keeps it.
+      if (comms.contains(t.comm())) {
+        throw new IllegalArgumentException(
+            "two boot tasks named " + t.comm() + " (the kernel's own threads included): give each its own name");
+      }
+      comms.add(t.comm());
       if (t.cpu() < 0 || t.cpu() >= machine.cpus()) {
         throw new IllegalArgumentException(
             t.comm() + ": no cpu" + t.cpu() + " on a " + machine.cpus() + "-CPU machine");

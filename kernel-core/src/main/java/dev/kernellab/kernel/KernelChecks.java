@@ -39,6 +39,32 @@ final class KernelChecks {
     }
   }
 
+  /**
+   * The interrupt state a return to user mode finds, before the entry code's own {@code cli}:
+   * interrupts on, and no saved flags left but the {@code entryFlags} the way back restores
+   * itself (an exception's {@code iret} frame).
+   */
+  void checkUserReturnIrqState(KernelCpu c, int entryFlags) {
+    Task t = c.current;
+    if (debug.irqState()) {
+      int left = t.context.irqFlagsDepth - entryFlags;
+      if (left > 0) {
+        throw k.bug(c, "return to user with saved irq flags",
+            t + " leaves " + callerOf(t.context) + " with " + left
+                + " local_irq_save / spin_lock_irqsave not restored");
+      }
+      if (!c.cpu.interruptsEnabled()) {
+        String why = c.irqsLeftOffBy == null ? ""
+            : "; " + c.irqsLeftOffBy + " was taken with spin_lock_irq(save) and released with a plain"
+                + " spin_unlock in " + c.irqsLeftOffIn;
+        throw k.bug(c, "return to user with interrupts disabled",
+            t + " leaves " + callerOf(t.context) + " with interrupts off" + why);
+      }
+    }
+    c.irqsLeftOffBy = null;
+    c.irqsLeftOffIn = null;
+  }
+
   void scheduleEntryChecks(KernelCpu c, ExecContext ctx) {
     Task t = c.current;
     if (!debug.atomicSchedule()) {

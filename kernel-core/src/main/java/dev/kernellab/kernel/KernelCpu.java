@@ -34,13 +34,17 @@ public final class KernelCpu {
   final SpinLock[] held = new SpinLock[64]; // locks held on this CPU, in acquisition order
   int heldCount;
   final Operation.Step operationStep = new Operation.Step(this);
+  SpinLock irqsLeftOffBy; // the last lock taken with spin_lock_irq(save), released plainly
+  KernelPath irqsLeftOffIn;
+  long lockupNs = -1; // the instant of the interpreter's last step (the soft-lockup guard)
+  long stepsAtInstant; // steps at lockupNs
 
   KernelCpu(Kernel kernel, int id, Cpu cpu, SplittableRandom irqRandom) {
     this.kernel = kernel;
     this.id = id;
     this.cpu = cpu;
     this.irqRandom = irqRandom;
-    this.kick = new Event("cpu" + id + ".kick", now -> kernel.kicked(this));
+    this.kick = new Event("cpu" + id + ".kick", now -> kernel.interpreter.kicked(this));
     for (int i = 0; i < MAX_CONTEXTS; i++) {
       contexts[i] = new ExecContext(null, ExecContext.Kind.HARDIRQ);
     }
@@ -98,13 +102,13 @@ public final class KernelCpu {
   /** Wakes the waiters of {@code wq} as {@code wake_up} does; returns how many woke. */
   @Models(file = "include/linux/sched.h", function = "wake_up", version = "2.4.17")
   public int wakeUp(WaitQueue wq) {
-    return kernel.wakeUpQueue(this, wq);
+    return kernel.sched.wakeUpQueue(this, wq);
   }
 
   /** {@code wake_up_process(t)}. */
   @Models(file = "kernel/sched.c", function = "wake_up_process", version = "2.4.17")
   public boolean wakeUpProcess(Task t) {
-    return kernel.wakeUpTask(this, t);
+    return kernel.sched.wakeUpTask(this, t);
   }
 
   /**
@@ -134,7 +138,7 @@ public final class KernelCpu {
 
   /** A draw from {@code d} with the random stream of the code running here (task or irq). */
   public long sample(Distribution d) {
-    return d.sample(kernel.random(this, top()));
+    return d.sample(random(top()));
   }
 
   // ---- what is running here, for tracers that explain a latency (no allocation) ----
@@ -195,6 +199,47 @@ public final class KernelCpu {
   }
 
   // ---- interrupt flag, preempt count, bottom halves: run by the CPU's current code ----
+
+  /** The random stream of what runs in {@code ctx}: its task's, or this CPU's interrupt stream. */
+  SplittableRandom random(ExecContext ctx) {
+    return ctx.kind == ExecContext.Kind.TASK ? ctx.task.random() : irqRandom;
+  }
+
+  /** Starts a compute segment for the operation at {@code f}; zero-length ones complete at once. */
+  void compute(ExecContext.Frame f, long ns, boolean endsOperation) {
+    compute(f, ns, endsOperation, 1);
+  }
+
+  /**
+   * {@link #compute(ExecContext.Frame, long, boolean)} for a segment that stands for
+   * {@code segments} back-to-back ones ({@link Cpu#startCompute(long, long)}).
+   */
+  void compute(ExecContext.Frame f, long ns, boolean endsOperation, long segments) {
+    if (ns > Long.MAX_VALUE - kernel.now()) {
+      throw kernel.bug(this, "compute past the end of time",
+          "a compute of " + ns + " ns at t=" + kernel.now() + " ns ends beyond Long.MAX_VALUE ns");
+    }
+    if (ns <= 0) {
+      if (endsOperation) {
+        f.advance();
+      }
+      return;
+    }
+    f.computing = true;
+    f.advanceAfterCompute = endsOperation;
+    f.computeLeftNs = ns;
+    cpu.startCompute(ns, segments);
+  }
+
+  /**
+   * A plain {@code spin_unlock} of a lock taken with {@code spin_lock_irq} or
+   * {@code spin_lock_irqsave}: legal (2.4's {@code sleep_on} does it), but interrupts stay off
+   * until something turns them on; remembered for the return-to-user check's message.
+   */
+  void noteIrqsLeftOff(SpinLock lock, ExecContext ctx) {
+    irqsLeftOffBy = lock;
+    irqsLeftOffIn = ctx.currentPath();
+  }
 
   void irqDisable(ExecContext ctx) {
     if (cpu.interruptsEnabled()) {
@@ -262,7 +307,7 @@ public final class KernelCpu {
     Task t = current;
     if (t.preemptCount == 0 && !t.isIdle() && ctx.kind == ExecContext.Kind.TASK
         && kernel.preemption.preemptOnEnable(this, t)) {
-      kernel.pushFrame(this, ctx, kernel.preemptSchedulePath, false);
+      ctx.push(kernel.programs.preemptSchedulePath, false);
     }
   }
 

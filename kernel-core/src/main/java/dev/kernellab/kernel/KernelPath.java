@@ -156,6 +156,29 @@ public final class KernelPath {
       return this;
     }
 
+    private Builder acquire(String what, SpinLock lock, LockOps.Form form, boolean read) {
+      return kernelOnly(what, new LockOps.Acquire(lock(what, lock), form, read));
+    }
+
+    private Builder release(String what, SpinLock lock, LockOps.Form form, boolean read) {
+      return kernelOnly(what, new LockOps.Release(lock(what, lock), form, read));
+    }
+
+    private SpinLock lock(String what, SpinLock lock) {
+      if (lock == null) {
+        throw new IllegalArgumentException(what + " in " + file + ":" + function + ": no lock (null)");
+      }
+      return lock;
+    }
+
+    private SpinLock rwlock(String what, SpinLock lock) {
+      if (!lock(what, lock).isReaderWriter()) {
+        throw new IllegalArgumentException(what + "(" + lock + ") in " + file + ":" + function
+            + ": " + lock + " is a spinlock_t; " + what + " takes an rwlock_t (SpinLock.readerWriter)");
+      }
+      return lock;
+    }
+
     private Builder kernelOnly(String what, Op op) {
       if (user) {
         throw new IllegalStateException(
@@ -176,63 +199,62 @@ public final class KernelPath {
 
     /** {@code spin_lock(lock)}. */
     public Builder spinLock(SpinLock lock) {
-      return kernelOnly("spin_lock", new LockOps.Acquire(lock, LockOps.Form.PLAIN, false));
+      return acquire("spin_lock", lock, LockOps.Form.PLAIN, false);
     }
 
     /** {@code spin_unlock(lock)}. */
     public Builder spinUnlock(SpinLock lock) {
-      return kernelOnly("spin_unlock", new LockOps.Release(lock, LockOps.Form.PLAIN, false));
+      return release("spin_unlock", lock, LockOps.Form.PLAIN, false);
     }
 
     /** {@code spin_lock_irq(lock)}: interrupts off, then the lock. */
     public Builder spinLockIrq(SpinLock lock) {
-      return kernelOnly("spin_lock_irq", new LockOps.Acquire(lock, LockOps.Form.IRQ, false));
+      return acquire("spin_lock_irq", lock, LockOps.Form.IRQ, false);
     }
 
     /** {@code spin_unlock_irq(lock)}. */
     public Builder spinUnlockIrq(SpinLock lock) {
-      return kernelOnly("spin_unlock_irq", new LockOps.Release(lock, LockOps.Form.IRQ, false));
+      return release("spin_unlock_irq", lock, LockOps.Form.IRQ, false);
     }
 
     /** {@code spin_lock_irqsave(lock, flags)}. */
     public Builder spinLockIrqSave(SpinLock lock) {
-      return kernelOnly("spin_lock_irqsave", new LockOps.Acquire(lock, LockOps.Form.IRQSAVE, false));
+      return acquire("spin_lock_irqsave", lock, LockOps.Form.IRQSAVE, false);
     }
 
     /** {@code spin_unlock_irqrestore(lock, flags)}. */
     public Builder spinUnlockIrqRestore(SpinLock lock) {
-      return kernelOnly(
-          "spin_unlock_irqrestore", new LockOps.Release(lock, LockOps.Form.IRQSAVE, false));
+      return release("spin_unlock_irqrestore", lock, LockOps.Form.IRQSAVE, false);
     }
 
     /** {@code spin_lock_bh(lock)}: bottom halves off, then the lock. */
     public Builder spinLockBh(SpinLock lock) {
-      return kernelOnly("spin_lock_bh", new LockOps.Acquire(lock, LockOps.Form.BH, false));
+      return acquire("spin_lock_bh", lock, LockOps.Form.BH, false);
     }
 
     /** {@code spin_unlock_bh(lock)}. */
     public Builder spinUnlockBh(SpinLock lock) {
-      return kernelOnly("spin_unlock_bh", new LockOps.Release(lock, LockOps.Form.BH, false));
+      return release("spin_unlock_bh", lock, LockOps.Form.BH, false);
     }
 
     /** {@code read_lock(lock)} on an rwlock. */
     public Builder readLock(SpinLock lock) {
-      return kernelOnly("read_lock", new LockOps.Acquire(lock, LockOps.Form.PLAIN, true));
+      return acquire("read_lock", rwlock("read_lock", lock), LockOps.Form.PLAIN, true);
     }
 
     /** {@code read_unlock(lock)}. */
     public Builder readUnlock(SpinLock lock) {
-      return kernelOnly("read_unlock", new LockOps.Release(lock, LockOps.Form.PLAIN, true));
+      return release("read_unlock", rwlock("read_unlock", lock), LockOps.Form.PLAIN, true);
     }
 
     /** {@code write_lock(lock)} on an rwlock. */
     public Builder writeLock(SpinLock lock) {
-      return kernelOnly("write_lock", new LockOps.Acquire(lock, LockOps.Form.PLAIN, false));
+      return acquire("write_lock", rwlock("write_lock", lock), LockOps.Form.PLAIN, false);
     }
 
     /** {@code write_unlock(lock)}. */
     public Builder writeUnlock(SpinLock lock) {
-      return kernelOnly("write_unlock", new LockOps.Release(lock, LockOps.Form.PLAIN, false));
+      return release("write_unlock", rwlock("write_unlock", lock), LockOps.Form.PLAIN, false);
     }
 
     /** {@code local_irq_disable()} ({@code cli}). */
@@ -459,8 +481,23 @@ public final class KernelPath {
           new SchedOps.CondReschedLock(locks.toArray(new SpinLock[0]), costNs, null, chunk, true));
     }
 
-    /** {@code do_fork()}: a child named {@code comm} runs {@code program}. */
+    /**
+     * {@code do_fork()}: a child named {@code comm} runs the user program {@code program} (a
+     * copy of the parent's mm). Kernel threads are boot tasks ({@link TaskSpec#kernelThread}).
+     */
     public Builder fork(String comm, KernelPath program) {
+      if (comm == null || comm.isBlank()) {
+        throw new IllegalArgumentException("do_fork in " + file + ":" + function + ": the child needs a name");
+      }
+      if (program == null) {
+        throw new IllegalArgumentException("do_fork of " + comm + " in " + file + ":" + function
+            + ": the child needs a program");
+      }
+      if (!program.isUser()) {
+        throw new IllegalArgumentException("do_fork of " + comm + " in " + file + ":" + function
+            + ": " + program + " is a kernel path; a forked child runs a user program"
+            + " (KernelPath.userProgram)");
+      }
       return kernelOnly("do_fork", new TaskOps.Fork(comm, program));
     }
 

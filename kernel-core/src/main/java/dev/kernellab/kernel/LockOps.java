@@ -71,6 +71,9 @@ final class LockOps {
         f.phase = 1;
       }
       if (k.locks.tryAcquire(c, ctx, f, lock, read)) {
+        if (!read) {
+          lock.heldForm = form;
+        }
         f.advance();
       }
     }
@@ -109,6 +112,10 @@ final class LockOps {
       switch (f.phase) {
         case 0 -> {
           // spin_unlock(): _raw_spin_unlock(l); preempt_enable(), which may preempt here.
+          if (form == Form.PLAIN && !read
+              && (lock.heldForm == Form.IRQ || lock.heldForm == Form.IRQSAVE)) {
+            c.noteIrqsLeftOff(lock, ctx);
+          }
           k.locks.release(c, ctx, lock, read);
           c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET, ctx);
           f.phase = 1;

@@ -19,7 +19,7 @@ final class SchedOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
-      k.callSchedule(c, ctx);
+      k.sched.callSchedule(c, ctx);
     }
 
     @Override
@@ -69,7 +69,7 @@ final class SchedOps {
           long locked = k.scheduler().scheduleCostNs(c.id);
           f.scratch = k.scheduler().unlockedScheduleCostNs(c.id);
           f.phase = 1;
-          k.compute(c, f, locked, false);
+          c.compute(f, locked, false);
         }
         case 1 -> {
           if (f.scratch <= 0) {
@@ -77,9 +77,9 @@ final class SchedOps {
             return;
           }
           f.phase = 2;
-          k.scheduleBegin(c);
+          k.sched.scheduleBegin(c);
           c.irqEnable(ctx);
-          k.compute(c, f, f.scratch, false);
+          c.compute(f, f.scratch, false);
         }
         default -> {
           c.irqDisable(ctx);
@@ -99,7 +99,7 @@ final class SchedOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
-      f.scratch = k.switchTasks(c) ? 1 : 0;
+      f.scratch = k.sched.switchTasks(c) ? 1 : 0;
     }
 
     @Override
@@ -118,7 +118,7 @@ final class SchedOps {
         return;
       }
       f.scratch = 0;
-      k.compute(c, f, k.costs().contextSwitchNs(), true);
+      c.compute(f, k.costs().contextSwitchNs(), true);
     }
 
     @Override
@@ -197,7 +197,7 @@ final class SchedOps {
       if (f.phase == 0) {
         c.current.preemptCount += PreemptCount.PREEMPT_ACTIVE;
         f.phase = 1;
-        k.callSchedule(c, ctx);
+        k.sched.callSchedule(c, ctx);
         return;
       }
       c.current.preemptCount -= PreemptCount.PREEMPT_ACTIVE;
@@ -229,7 +229,7 @@ final class SchedOps {
       f.advance();
       if ((gate == null || gate.get()) && k.preemption.rescheduleAtCondResched(c, c.current)) {
         c.current.setState(TaskState.RUNNING);
-        k.callSchedule(c, ctx);
+        k.sched.callSchedule(c, ctx);
       }
     }
 
@@ -302,7 +302,7 @@ final class SchedOps {
           f.phase = 3;
           if (!always || k.preemption.rescheduleAtCondResched(c, c.current)) {
             c.current.setState(TaskState.RUNNING);
-            k.callSchedule(c, ctx);
+            k.sched.callSchedule(c, ctx);
           }
         }
         case 3 -> {
@@ -319,7 +319,7 @@ final class SchedOps {
             f.phase = 5;
           }
         }
-        default -> k.compute(c, f, revalidateNs, true);
+        default -> c.compute(f, revalidateNs, true);
       }
     }
 

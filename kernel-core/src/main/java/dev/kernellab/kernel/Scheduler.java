@@ -17,8 +17,10 @@ import java.util.List;
  * relevant runqueue lock held and local interrupts disabled: no other scheduler method runs
  * concurrently (the simulation is single-threaded), the current CPU is
  * {@link SchedulerHost#thisCpu()}, and implementations must not block or call back into
- * {@code schedule()}. They may set need_resched (directly on a task, or through
- * {@link SchedulerHost#reschedule(int)} for another CPU's current task).
+ * {@code schedule()}. They write the task fields they own through the host
+ * ({@link SchedulerHost#setNeedResched}, {@link SchedulerHost#setCpu} and the others; a task's
+ * setters are not public) and reach another CPU's current task with
+ * {@link SchedulerHost#reschedule(int)}.
  *
  * <p><b>Lifecycle.</b> {@link #attach} once; then for each task {@link #createEntity} before
  * anything else; idle tasks get {@link #initIdle}; boot tasks and forked children enter with

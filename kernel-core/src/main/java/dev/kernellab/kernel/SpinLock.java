@@ -32,7 +32,8 @@ public final class SpinLock {
   // Holder state. A spinlock has at most one holder; an rwlock one writer or many readers.
   int writerCpu = -1; // CPU holding it for write (or as a spinlock), -1 when free
   int readers;
-  int nested; // UP only: re-acquisitions by a nested context on the holding CPU
+  int nested; // UP only, with lock debugging off: re-acquisitions on the holding CPU
+  LockOps.Form heldForm = LockOps.Form.PLAIN; // how the writer took it: spin_lock, _irq, ...
   long acquiredNs;
   KernelPath acquiredBy;
   // CPUs spinning on this lock, FIFO (stand-in for test-and-set arbitration; see Kernel).
@@ -48,6 +49,11 @@ public final class SpinLock {
   private final long[] holdHistogram = new long[HISTOGRAM_BUCKETS];
 
   private SpinLock(String name, boolean readerWriter) {
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException(
+          (readerWriter ? "an rwlock_t" : "a spinlock_t") + " needs its kernel name, got "
+              + (name == null ? "null" : "\"" + name + "\""));
+    }
     this.name = name;
     this.readerWriter = readerWriter;
   }

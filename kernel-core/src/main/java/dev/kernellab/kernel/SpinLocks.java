@@ -71,7 +71,13 @@ final class SpinLocks {
       lock.writerCpu = c.id;
       lock.recordAcquire(k.now(), ctx.currentPath(), spun > 0);
     } else {
-      lock.nested++; // UP: the lock compiles away; a nested taker on the same CPU is not a wait
+      // UP: the lock compiles away, so a second taker on the one CPU does not wait; the lab's
+      // lock debugging reports it as SMP would, since on SMP it would spin for ever.
+      if (debug.lockOwnership()) {
+        throw k.bug(c, "spinlock recursion",
+            lock + " already held (taken by " + lock.acquiredBy + "), taken again by " + ctx.currentPath());
+      }
+      lock.nested++;
     }
     if (debug.lockOrder()) {
       for (int i = 0; i < c.heldCount; i++) {

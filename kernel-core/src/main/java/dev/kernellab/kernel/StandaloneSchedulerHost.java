@@ -2,6 +2,7 @@ package dev.kernellab.kernel;
 
 import dev.kernellab.hw.CostTable;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -19,9 +20,12 @@ import java.util.SplittableRandom;
  * h.tick();        // one timer tick on every CPU
  * }</pre>
  *
- * <p>Time advances only through {@link #tick()}; IPIs are recorded, not delivered.
+ * <p>Time advances only through {@link #tick()}; IPIs are recorded ({@link #ipis()}), not
+ * delivered. Besides the scheduler's own setters ({@link SchedulerHost}), a test may set a
+ * task's state and pending signal as the code around {@code schedule()} would
+ * ({@link #setState}, {@link #setSignalPending}).
  */
-public final class StandaloneSchedulerHost implements SchedulerHost {
+public final class StandaloneSchedulerHost extends SchedulerHost {
 
   private static final CostTable COSTS = CostTable.pentium3At800MHz();
 
@@ -34,8 +38,15 @@ public final class StandaloneSchedulerHost implements SchedulerHost {
   private long jiffies = 1;
   private long now;
   private int thisCpu;
-  /** Reschedule IPIs sent, as {@code from->to} pairs, in order. */
-  public final List<String> ipis = new ArrayList<>();
+  private final List<Ipi> ipis = new ArrayList<>();
+
+  /** A reschedule IPI from CPU {@code from} to CPU {@code to}. */
+  public record Ipi(int from, int to) {
+    @Override
+    public String toString() {
+      return from + "->" + to;
+    }
+  }
 
   /** Boots {@code scheduler} on {@code cpus} CPUs at {@code hz}, every CPU idle. */
   public StandaloneSchedulerHost(Scheduler scheduler, int cpus, int hz) {
@@ -91,26 +102,15 @@ public final class StandaloneSchedulerHost implements SchedulerHost {
   }
 
   /**
-   * The generic half of {@code schedule()} on {@code cpu}: deactivate a blocked prev, pick,
-   * clear need_resched, switch. Returns the new current task.
+   * The generic half of {@code schedule()} on {@code cpu} ({@link GenericSchedule}, as the
+   * kernel runs it): deactivate a blocked prev, pick, clear need_resched, switch. Returns the new
+   * current task.
    */
   public Task schedule(int cpu) {
     thisCpu = cpu;
     Task prev = current[cpu];
-    if (!prev.isIdle() && prev.state() != TaskState.RUNNING) {
-      if (prev.state() == TaskState.INTERRUPTIBLE && prev.signalPending()) {
-        prev.setState(TaskState.RUNNING);
-      } else {
-        scheduler.deactivate(prev, cpu);
-      }
-    }
-    if (scheduler.clearsNeedReschedBeforeSelection()) {
-      prev.setNeedResched(false);
-    }
-    Task next = scheduler.pickNext(cpu, prev);
-    if (!scheduler.clearsNeedReschedBeforeSelection()) {
-      prev.setNeedResched(false);
-    }
+    GenericSchedule.begin(scheduler, prev, cpu);
+    Task next = GenericSchedule.pick(scheduler, prev, cpu);
     if (next != prev) {
       next.setCpu(cpu);
     }
@@ -210,7 +210,7 @@ public final class StandaloneSchedulerHost implements SchedulerHost {
     boolean wasSet = t.needResched();
     t.setNeedResched(true);
     if (!wasSet && cpu != thisCpu) {
-      ipis.add(thisCpu + "->" + cpu);
+      ipis.add(new Ipi(thisCpu, cpu));
     }
   }
 
@@ -218,7 +218,7 @@ public final class StandaloneSchedulerHost implements SchedulerHost {
   public void rescheduleAndInterrupt(int cpu) {
     current[cpu].setNeedResched(true);
     if (cpu != thisCpu) {
-      ipis.add(thisCpu + "->" + cpu);
+      ipis.add(new Ipi(thisCpu, cpu));
     }
   }
 
@@ -227,6 +227,29 @@ public final class StandaloneSchedulerHost implements SchedulerHost {
     List<Task> l = new ArrayList<>(tasks);
     l.sort(Comparator.comparingInt(Task::pid));
     return l;
+  }
+
+  /** Reschedule IPIs sent so far, in order, read-only. */
+  public List<Ipi> ipis() {
+    return Collections.unmodifiableList(ipis);
+  }
+
+  /** Forgets the IPIs recorded so far. */
+  public void clearIpis() {
+    ipis.clear();
+  }
+
+  /**
+   * Sets {@code t}'s state as {@code set_current_state} or the exit path would, for a test that
+   * then calls {@link #schedule(int)} or a scheduler method.
+   */
+  public void setState(Task t, TaskState state) {
+    t.setState(state);
+  }
+
+  /** Posts or clears a pending signal for {@code t}. */
+  public void setSignalPending(Task t, boolean pending) {
+    t.setSignalPending(pending);
   }
 
   /** The current task of {@code cpu}. */

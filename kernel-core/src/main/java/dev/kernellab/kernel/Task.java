@@ -90,7 +90,7 @@ public final class Task {
   }
 
   /** Sets {@code state} (set_current_state, try_to_wake_up). */
-  public void setState(TaskState s) {
+  void setState(TaskState s) {
     this.state = s;
   }
 
@@ -100,7 +100,7 @@ public final class Task {
   }
 
   /** Set by the scheduler's setscheduler. */
-  public void setPolicy(SchedPolicy p, int rtPrio) {
+  void setPolicy(SchedPolicy p, int rtPrio) {
     if (p.isRealTime() ? rtPrio < 1 || rtPrio > MAX_RT_PRIORITY : rtPrio != 0) {
       throw new IllegalArgumentException(
           "rt_priority must be 1..99 for SCHED_FIFO/RR and 0 for SCHED_OTHER, got " + p + " "
@@ -116,7 +116,7 @@ public final class Task {
   }
 
   /** Sets nice; the scheduler applies it ({@link Scheduler#setNice}). */
-  public void setNice(int n) {
+  void setNice(int n) {
     if (n < MIN_NICE || n > MAX_NICE) {
       throw new IllegalArgumentException("nice must be -20..19, got " + n);
     }
@@ -134,7 +134,7 @@ public final class Task {
   }
 
   /** Sets or clears {@code need_resched}. */
-  public void setNeedResched(boolean v) {
+  void setNeedResched(boolean v) {
     this.needResched = v;
   }
 
@@ -144,7 +144,7 @@ public final class Task {
   }
 
   /** Sets {@code cpus_allowed} (the scheduler migrates if needed). */
-  public void setCpusAllowed(long mask) {
+  void setCpusAllowed(long mask) {
     if (mask == 0) {
       throw new IllegalArgumentException(comm + "[" + pid + "]: empty cpus_allowed");
     }
@@ -162,7 +162,7 @@ public final class Task {
   }
 
   /** Sets the owning CPU (wake-up placement, migration). */
-  public void setCpu(int c) {
+  void setCpu(int c) {
     this.cpu = c;
   }
 
@@ -172,7 +172,7 @@ public final class Task {
   }
 
   /** Posts or clears a pending signal. */
-  public void setSignalPending(boolean v) {
+  void setSignalPending(boolean v) {
     this.signalPending = v;
   }
 

@@ -54,7 +54,7 @@ final class TaskOps {
         wq.add(t, exclusive);
         t.setState(sleepState);
         f.phase = 1;
-        k.callSchedule(c, ctx);
+        k.sched.callSchedule(c, ctx);
         return;
       }
       t.setState(TaskState.RUNNING);
@@ -94,9 +94,9 @@ final class TaskOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (f.phase == 0) {
-        int woken = k.wakeUpQueue(c, wq, sync);
+        int woken = k.sched.wakeUpQueue(c, wq, sync);
         f.phase = 1;
-        k.compute(c, f, woken * k.scheduler().wakeUpCostNs(), false);
+        c.compute(f, woken * k.scheduler().wakeUpCostNs(), false);
         return;
       }
       f.advance();
@@ -116,7 +116,7 @@ final class TaskOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (c.current.needResched()) {
-        k.callSchedule(c, ctx);
+        k.sched.callSchedule(c, ctx);
         return;
       }
       c.cpu.sti();
@@ -147,9 +147,9 @@ final class TaskOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
       c.current.syscallArgs = args == null ? null : args.at(c);
-      k.pushFrame(c, ctx, k.retFromSysCall, false);
-      k.pushFrame(c, ctx, body, false);
-      k.pushFrame(c, ctx, k.systemCallEntry, false);
+      ctx.push(k.programs.retFromSysCall, false);
+      ctx.push(body, false);
+      ctx.push(k.programs.systemCallEntry, false);
     }
 
     @Override
@@ -175,14 +175,15 @@ final class TaskOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (f.phase == 0) {
         k.checks.checkUserReturn(c);
+        k.checks.checkUserReturnIrqState(c, 0);
         if (c.current.needResched()) {
-          k.callSchedule(c, ctx);
+          k.sched.callSchedule(c, ctx);
           return;
         }
         f.phase = 1;
         if (fromSyscall) {
           c.cpu.cli();
-          k.compute(c, f, k.costs().syscallExitNs(), false);
+          c.compute(f, k.costs().syscallExitNs(), false);
           return;
         }
       }
@@ -220,8 +221,8 @@ final class TaskOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
       ctx.saveIrqFlag(c.cpu.interruptsEnabled());
-      k.pushFrame(c, ctx, f.user ? k.retFromExceptionToUser : k.retFromExceptionToKernel, false);
-      k.pushFrame(c, ctx, handler, false);
+      ctx.push(f.user ? k.programs.retFromExceptionToUser : k.programs.retFromExceptionToKernel, false);
+      ctx.push(handler, false);
     }
 
     @Override
@@ -243,15 +244,18 @@ final class TaskOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (f.phase == 0) {
         f.phase = 1;
+        if (toUser) {
+          k.checks.checkUserReturnIrqState(c, 1); // the fault's own saved flags: iret's
+        }
         c.irqDisable(ctx);
         Task t = c.current;
         if (toUser) {
           k.checks.checkUserReturn(c);
           if (t.needResched()) {
-            k.callSchedule(c, ctx);
+            k.sched.callSchedule(c, ctx);
           }
         } else if (k.preemption.preemptOnIrqReturn(c, t)) {
-          k.pushFrame(c, ctx, k.preemptSchedulePath, false);
+          ctx.push(k.programs.preemptSchedulePath, false);
         }
         return;
       }
@@ -297,7 +301,7 @@ final class TaskOps {
       k.checks.checkExit(c);
       c.current.setState(TaskState.ZOMBIE);
       f.advance();
-      k.callSchedule(c, ctx);
+      k.sched.callSchedule(c, ctx);
     }
 
     @Override
@@ -320,7 +324,7 @@ final class TaskOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
-      k.forkTask(c, comm, program);
+      k.lifecycle.fork(c, comm, program);
     }
 
     @Override
@@ -362,18 +366,18 @@ final class TaskOps {
       if (f.phase == 0) {
         long ns = Math.max(0, length.at(c));
         if (nanosleep && ns <= NANOSLEEP_UDELAY_LIMIT_NS && t.policy().isRealTime()) {
-          k.compute(c, f, ns, true);
+          c.compute(f, ns, true);
           return;
         }
         long tick = 1_000_000_000L / k.hz();
         long ticks = (ns + tick - 1) / tick + (nanosleep ? 1 : 0);
-        k.modTimer(k.timeoutTimer(t), k.jiffies() + ticks);
+        k.modTimer(k.lifecycle.timeoutTimer(t), k.jiffies() + ticks);
         t.setState(TaskState.INTERRUPTIBLE);
         f.phase = 1;
-        k.callSchedule(c, ctx);
+        k.sched.callSchedule(c, ctx);
         return;
       }
-      k.delTimer(k.timeoutTimer(t));
+      k.delTimer(k.lifecycle.timeoutTimer(t));
       t.setState(TaskState.RUNNING);
       f.advance();
     }
@@ -394,11 +398,11 @@ final class TaskOps {
         return;
       }
       if (c.current.needResched()) {
-        k.callSchedule(c, ctx);
+        k.sched.callSchedule(c, ctx);
         return;
       }
       c.current.setState(TaskState.INTERRUPTIBLE);
-      k.callSchedule(c, ctx);
+      k.sched.callSchedule(c, ctx);
     }
 
     @Override

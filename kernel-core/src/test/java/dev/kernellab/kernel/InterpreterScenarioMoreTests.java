@@ -128,7 +128,7 @@ class InterpreterScenarioMoreTests {
     Kernel kernel = b.build();
     RtcProbeRig.assertRtcAt(kernel, MS / 2);
     kernel.run(MS / 2);
-    Task bTask = kernel.task("B");
+    Task bTask = kernel.task("B").orElseThrow();
     kernel.run(MS / 2 + 1);
     assertThat(rig.latencies).containsExactly(0L);
     assertThat(bTask.state()).isEqualTo(TaskState.INTERRUPTIBLE);

@@ -229,7 +229,7 @@ class KernelPrimitiveSemanticsTests {
         .build();
     kernel.run(30 * MS);
     assertThat(woken).containsExactlyInAnyOrder("A", "B", "C");
-    assertThat(kernel.task("D").state()).isEqualTo(TaskState.UNINTERRUPTIBLE);
+    assertThat(kernel.task("D").orElseThrow().state()).isEqualTo(TaskState.UNINTERRUPTIBLE);
   }
 
   /**
@@ -268,13 +268,13 @@ class KernelPrimitiveSemanticsTests {
     assertThat(calls).hasSize(2);
     assertThat(calls.get(0)).startsWith("fork P -> kid");
     assertThat(calls.get(1)).isEqualTo("wake kid from P");
-    Task kid = kernel.task("kid");
-    assertThat(kid.parent()).isSameAs(kernel.task("P"));
+    Task kid = kernel.task("kid").orElseThrow();
+    assertThat(kid.parent()).isSameAs(kernel.task("P").orElseThrow());
     assertThat(kid.policy()).isEqualTo(SchedPolicy.RR);
     assertThat(kid.rtPriority()).isEqualTo(7);
     assertThat(kid.cpusAllowed()).isEqualTo(1L);
     assertThat(kid.cpu()).isZero();
-    assertThat(kid.mm()).isNotNull().isNotSameAs(kernel.task("P").mm());
+    assertThat(kid.mm()).isNotNull().isNotSameAs(kernel.task("P").orElseThrow().mm());
   }
 
   private static final class TickCounter extends ForwardingScheduler {

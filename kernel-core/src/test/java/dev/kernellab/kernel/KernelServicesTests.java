@@ -69,7 +69,7 @@ class KernelServicesTests {
             .task(TaskSpec.user("hog", RtcProbeRig.userHog()))
             .build();
     k.run(MS);
-    assertThat(k.task("reader").state()).isEqualTo(TaskState.UNINTERRUPTIBLE);
+    assertThat(k.task("reader").orElseThrow().state()).isEqualTo(TaskState.UNINTERRUPTIBLE);
     k.run(100 * MS);
     DiskSpec d = k.machine().spec().disk();
     long min = d.controllerOverheadNs() + d.seekNs(30_000) + d.mediaNs(8);
@@ -172,8 +172,8 @@ class KernelServicesTests {
     Kernel k = zeroCost(1).task(TaskSpec.user("parent", parent)).build();
     k.run(50 * MS);
     assertThat(ran).containsExactly("child");
-    assertThat(k.task("child")).isNull();
-    assertThat(k.task("parent")).isNull();
+    assertThat(k.task("child")).isEmpty();
+    assertThat(k.task("parent")).isEmpty();
     assertThat(k.scheduler().queuedTasks()).extracting(Task::comm).doesNotContain("parent", "child");
   }
 
@@ -203,6 +203,6 @@ class KernelServicesTests {
     RtcProbeRig.assertRtcAt(k, MS);
     k.run(5 * MS);
     assertThat(runs[0]).isEqualTo(5);
-    assertThat(k.task("ksoftirqd_CPU0").voluntarySwitches()).isGreaterThanOrEqualTo(1);
+    assertThat(k.task("ksoftirqd_CPU0").orElseThrow().voluntarySwitches()).isGreaterThanOrEqualTo(1);
   }
 }

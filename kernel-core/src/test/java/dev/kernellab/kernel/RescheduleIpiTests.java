@@ -34,13 +34,13 @@ class RescheduleIpiTests {
     Kernel k = twoIdleCpus();
     long before = ipis(k, 1);
     k.current(1).setNeedResched(false);
-    k.reschedule(1);
+    k.schedulerHost().reschedule(1);
     assertThat(k.current(1).needResched()).isTrue();
     k.run(2 * MS);
     assertThat(ipis(k, 1)).isEqualTo(before + 1);
 
     k.current(1).setNeedResched(true);
-    k.reschedule(1);
+    k.schedulerHost().reschedule(1);
     k.run(3 * MS);
     assertThat(ipis(k, 1)).as("already flagged").isEqualTo(before + 1);
   }
@@ -50,7 +50,7 @@ class RescheduleIpiTests {
     Kernel k = twoIdleCpus();
     long before = ipis(k, 0);
     k.current(0).setNeedResched(false);
-    k.reschedule(0);
+    k.schedulerHost().reschedule(0);
     assertThat(k.current(0).needResched()).isTrue();
     k.run(2 * MS);
     assertThat(ipis(k, 0)).isEqualTo(before);
@@ -61,11 +61,11 @@ class RescheduleIpiTests {
     Kernel k = twoIdleCpus();
     long before = ipis(k, 1);
     k.current(1).setNeedResched(true);
-    k.rescheduleAndInterrupt(1);
+    k.schedulerHost().rescheduleAndInterrupt(1);
     k.run(2 * MS);
     assertThat(ipis(k, 1)).isEqualTo(before + 1);
     long self = ipis(k, 0);
-    k.rescheduleAndInterrupt(0);
+    k.schedulerHost().rescheduleAndInterrupt(0);
     assertThat(k.current(0).needResched()).isTrue();
     k.run(3 * MS);
     assertThat(ipis(k, 0)).as("no IPI to oneself").isEqualTo(self);

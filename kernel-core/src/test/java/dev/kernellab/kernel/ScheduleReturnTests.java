@@ -51,7 +51,7 @@ class ScheduleReturnTests {
               Kernel k = kernel[0];
               firstChild[0] = next;
               k.simulation().schedule(
-                  new Event("wake rt", t -> k.cpu(0).wakeUpProcess(k.task("rt"))), now + 5 * US);
+                  new Event("wake rt", t -> k.cpu(0).wakeUpProcess(k.task("rt").orElseThrow())), now + 5 * US);
             }
           }
         };

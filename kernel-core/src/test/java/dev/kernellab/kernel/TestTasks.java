@@ -23,6 +23,13 @@ public final class TestTasks {
     return user(pid, "task" + pid, SchedPolicy.OTHER, 0, 0);
   }
 
+  /** A SCHED_OTHER user task of nice 0 whose {@code processor} is {@code cpu}. */
+  public static Task other(int pid, int cpu) {
+    Task t = other(pid);
+    t.setCpu(cpu);
+    return t;
+  }
+
   /** The idle task of {@code cpu}. */
   public static Task idle(int cpu) {
     Task t = new Task(0, "swapper/" + cpu, null, true, 1L << cpu, new SplittableRandom(-cpu));

@@ -1,8 +1,6 @@
 package dev.kernellab.paths;
 
 import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.KernelPatch;
-import dev.kernellab.kernel.KernelPatchProvider;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.TaskSpec;
@@ -43,7 +41,7 @@ import java.util.List;
  * KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor(), seed).scheduler(s);
  * paths.install(b);                 // rtc_interrupt on IRQ 8, net_rx_action on NET_RX
  * paths.installDaemons(b);          // kswapd, bdflush, kupdated
- * paths.patch(b, "lowlat");         // a catalog patch, bound to these locks
+ * b.patch("lowlat");                // finds this catalog's locks through the builder
  * b.task(TaskSpec.user("cp", userProgram("cp").loop(..., l -> l.syscall(paths.filemap().sysRead))));
  * }</pre>
  */
@@ -122,18 +120,43 @@ public final class Kernel24Paths {
 
   /**
    * Registers the catalog's drivers (the RTC on IRQ 8, the NET_RX softirq) and attaches the
-   * catalog to the builder, so that patches found by name ({@code .patch("lowlat")}) can find
-   * its locks.
+   * catalog to the builder, so that a patch applied by name ({@code b.patch("lowlat")}, before or
+   * after this call) finds its locks and sites: the one way to apply a patch to a catalog.
    */
   public void install(KernelBuilder b) {
     pageCache.setMemory(b.machine().memoryBytes());
     rtc.install(b);
     net.install(b);
     b.attach(Kernel24Paths.class, this);
-    b.declareSites(sites());
     // Code this configuration leaves out is still code a patch may rightly touch: its hook just
     // never runs here, as a hunk in a driver that is not compiled in.
-    b.declareSites(java.util.List.of(dev.kernellab.paths.drivers.Console.PUTCS));
+    b.declareSites(allSites());
+  }
+
+  /**
+   * Every loop site of the 2.4.17 code this module models, in every configuration
+   * ({@link PathParams}' choices: the VGA text or the framebuffer console), in catalog order,
+   * each once: the sites a patch may hook.
+   */
+  public static List<Site> allSites() {
+    return AllSites.SITES;
+  }
+
+  private static final class AllSites {
+    // Sites are values: one list serves every kernel.
+    static final List<Site> SITES = union(
+        new Kernel24Paths(PathParams.defaults()).sites(),
+        new Kernel24Paths(PathParams.defaults().withFramebufferConsole()).sites());
+
+    private static List<Site> union(List<Site> a, List<Site> b) {
+      List<Site> out = new ArrayList<>(a);
+      for (Site s : b) {
+        if (!out.contains(s)) {
+          out.add(s);
+        }
+      }
+      return List.copyOf(out);
+    }
   }
 
   /** The 2.4.17 kernel threads the catalog models: kswapd, bdflush, kupdated. */
@@ -147,19 +170,6 @@ public final class Kernel24Paths {
   /** Starts {@link #daemons()} at boot. */
   public void installDaemons(KernelBuilder b) {
     daemons().forEach(b::task);
-  }
-
-  /**
-   * Applies the patch registered as {@code name}, bound to this catalog if it is a
-   * {@link CatalogPatch}.
-   */
-  public KernelBuilder patch(KernelBuilder b, String name) {
-    return b.patch(bindIfNeeded(KernelPatchProvider.create(name)));
-  }
-
-  /** {@code p} bound to this catalog if it is a {@link CatalogPatch}, else {@code p}. */
-  public KernelPatch bindIfNeeded(KernelPatch p) {
-    return p instanceof CatalogPatch cp ? cp.bind(this) : p;
   }
 
   /** Every row, grouped by kernel directory (mm, fs, drivers, net, kernel). */
@@ -186,7 +196,7 @@ public final class Kernel24Paths {
     return out;
   }
 
-  /** Every loop site of every path, in catalog order, each once. */
+  /** Every loop site of this catalog's paths (its configuration), in catalog order, each once. */
   public List<Site> sites() {
     List<Site> out = new ArrayList<>();
     for (CatalogEntry e : entries()) {

@@ -41,6 +41,20 @@ class CatalogTests {
   }
 
   @Test
+  void everyConfigurationsSitesAreDeclaredSoAPatchMayHookCodeThisOneLeavesOut() {
+    // The VGA default runs no fbcon code, so its catalog has no putcs loop; the framebuffer
+    // configuration does, and a patch hunk there (low-latency's fbcon_cfb16_putcs) must name a
+    // site the builder knows in either configuration.
+    Kernel24Paths fb = new Kernel24Paths(PathParams.defaults().withFramebufferConsole());
+    assertThat(catalog.sites()).doesNotContain(dev.kernellab.paths.drivers.Console.PUTCS);
+    assertThat(fb.sites()).contains(dev.kernellab.paths.drivers.Console.PUTCS);
+    assertThat(Kernel24Paths.allSites()).doesNotHaveDuplicates()
+        .containsAll(catalog.sites()).containsAll(fb.sites());
+    assertThat(Kernel24Paths.allSites()).hasSize(
+        (int) java.util.stream.Stream.concat(catalog.sites().stream(), fb.sites().stream()).distinct().count());
+  }
+
+  @Test
   void twoCatalogsShareNoLocksOrDriverState() {
     Kernel24Paths other = Kernel24Paths.withDefaults();
     for (int i = 0; i < catalog.locks().all().size(); i++) {

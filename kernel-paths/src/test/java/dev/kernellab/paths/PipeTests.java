@@ -41,7 +41,7 @@ class PipeTests {
     Pipe pipe = p.syscalls().newPipe("full");
     Kernel k = run(p, 5 * MS, looping("writer", pipe.write, 0));
     assertThat(pipe.messages()).isEqualTo(Pipe.CAPACITY);
-    assertThat(k.task("writer").state()).isEqualTo(TaskState.INTERRUPTIBLE);
+    assertThat(k.task("writer").orElseThrow().state()).isEqualTo(TaskState.INTERRUPTIBLE);
     assertThat(String.join("\n", pipe.write.listing())).contains("if (PIPE_FULL)");
   }
 
@@ -50,7 +50,7 @@ class PipeTests {
     Kernel24Paths p = Kernel24Paths.withDefaults();
     Pipe pipe = p.syscalls().newPipe("both");
     Kernel k = run(p, 50 * MS, looping("writer", pipe.write, 0), looping("reader", pipe.read, 100_000));
-    assertThat(k.task("reader").voluntarySwitches() + k.task("writer").voluntarySwitches()).isGreaterThan(100);
+    assertThat(k.task("reader").orElseThrow().voluntarySwitches() + k.task("writer").orElseThrow().voluntarySwitches()).isGreaterThan(100);
     assertThat(pipe.messages()).isBetween(0L, Pipe.CAPACITY);
   }
 }

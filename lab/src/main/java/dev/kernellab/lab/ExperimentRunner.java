@@ -35,7 +35,7 @@ final class ExperimentRunner {
     paths.install(b);
     paths.installDaemons(b);
     for (String patch : Experiment.patches(e.config())) {
-      paths.patch(b, patch);
+      b.patch(patch);
     }
     Workload.Run run = Workloads.create(e.workload()).install(paths, b);
     WakeupLatencyTracer tracer =

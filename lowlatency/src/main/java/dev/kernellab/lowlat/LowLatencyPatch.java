@@ -33,8 +33,7 @@ import java.util.function.Function;
  *
  * <p>Registered as {@value #NAME}. A lock break must drop the very lock the kernel's path
  * holds, and locks belong to one kernel's catalog: the instance the registry creates finds the
- * catalog attached to the builder ({@link Kernel24Paths#install}), or it can be bound
- * ({@link #bind}) before it is applied.
+ * catalog attached to the builder ({@link Kernel24Paths#install}) when it is applied.
  */
 public final class LowLatencyPatch implements CatalogPatch {
 
@@ -104,11 +103,6 @@ public final class LowLatencyPatch implements CatalogPatch {
    */
   public LowLatencyPatch enabledAtBoot(boolean on) {
     return new LowLatencyPatch(table, locks, on);
-  }
-
-  @Override
-  public LowLatencyPatch bind(Kernel24Paths paths) {
-    return new LowLatencyPatch(table, Optional.of(paths.locks()::byName), enabledAtBoot);
   }
 
   /** The sites this patch changes, with what it does at each. */

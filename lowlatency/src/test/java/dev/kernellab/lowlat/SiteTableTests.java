@@ -58,10 +58,6 @@ class SiteTableTests {
         .filter(ps -> ps.site().function().equals("prune_dcache")).findFirst().orElseThrow();
     assertThat(k.hookAt(prune.site()).orElseThrow().listing())
         .containsExactly("cond_resched_lock(&dcache_lock, every 101) [kernel/lowlatency]");
-    KernelBuilder bound = new KernelBuilder(MachineSpec.uniprocessor(), 1)
-        .scheduler(new SimpleRoundRobinScheduler());
-    catalog.patch(bound, "lowlat");
-    assertThat(bound.build().hookAt(prune.site())).isPresent();
   }
 
   @Test

@@ -221,7 +221,7 @@ class PreemptKernelPatchTests {
             .build();
     RtcProbeRig.assertRtcAt(kernel, MS / 2);
     kernel.run(MS / 2 + 1);
-    var b = kernel.task("B");
+    var b = kernel.task("B").orElseThrow();
     assertThat(rig.latencies).containsExactly(0L);
     assertThat(b.state()).isEqualTo(TaskState.INTERRUPTIBLE);
     assertThat(kernel.scheduler().queuedTasks()).as("preempted, not dequeued").contains(b);

@@ -91,7 +91,7 @@ class PreemptCompositionTests {
             .build();
     RtcProbeRig.assertRtcAt(kernel, MS / 2);
     kernel.run(MS / 2 + 1);
-    var b = kernel.task("B");
+    var b = kernel.task("B").orElseThrow();
     assertThat(rig.latencies).containsExactly(0L);
     assertThat(kernel.scheduler().queuedTasks()).contains(b);
     kernel.scheduler().checkInvariants();

@@ -52,7 +52,7 @@ class ScheduleAtomicityTests {
       k.run(t);
       k.checkInvariants();
     }
-    assertThat(k.task("A").state()).isEqualTo(TaskState.INTERRUPTIBLE);
+    assertThat(k.task("A").orElseThrow().state()).isEqualTo(TaskState.INTERRUPTIBLE);
   }
 
   /**
@@ -70,7 +70,7 @@ class ScheduleAtomicityTests {
           @Override
           public void irqsOff(long now, int cpu, KernelPath path) {
             Kernel k = kernel[0];
-            Task a = k.task("A");
+            Task a = k.task("A").orElseThrow();
             if (sleepAvg[0] < 0 && cpu == 0 && now > 300 * MS && path != null && path.function().equals("schedule")
                 && k.cpu(0).current() == a && a.state() == TaskState.INTERRUPTIBLE) {
               sleepAvg[0] = ((O1Entity) a.schedEntity()).sleepAvg();

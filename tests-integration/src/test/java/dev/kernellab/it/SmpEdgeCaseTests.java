@@ -236,7 +236,7 @@ class SmpEdgeCaseTests {
             .task(TaskSpec.user("C", KernelPath.userProgram("C")
                 .loop("burn", Long.MAX_VALUE, x -> x.compute(MS)).build()).onCpu(0).allowedOn(0b01))
             .build();
-    k.simulation().schedule(new Event("wake P", now -> k.cpu(0).wakeUpProcess(k.task("P"))), MS);
+    k.simulation().schedule(new Event("wake P", now -> k.cpu(0).wakeUpProcess(k.task("P").orElseThrow())), MS);
     k.run(3 * MS);
     k.checkInvariants();
     assertThat(log.first("cpu1 B->P")).isEqualTo(MS + 10 * US);
@@ -272,7 +272,7 @@ class SmpEdgeCaseTests {
       k.run(t);
       k.checkInvariants();
     }
-    assertThat(k.task("parent0").voluntarySwitches() + k.task("parent0").involuntarySwitches()).isPositive();
+    assertThat(k.task("parent0").orElseThrow().voluntarySwitches() + k.task("parent0").orElseThrow().involuntarySwitches()).isPositive();
     assertThat(k.allTasks().size()).isLessThan(2_000);
   }
 }

@@ -2,6 +2,7 @@ package dev.kernellab.sched.goodness;
 
 import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.SchedEntity;
+import dev.kernellab.kernel.SchedulerHost;
 import dev.kernellab.kernel.Task;
 
 /**
@@ -81,9 +82,9 @@ public final class GoodnessEntity extends SchedEntity {
 
   /** {@code task_set_cpu(p, cpu)}: p now runs on {@code cpu}. */
   @Models(file = "include/linux/sched.h", function = "task_set_cpu", version = "2.4.17")
-  void setCpu(int cpu) {
+  void setCpu(SchedulerHost host, int cpu) {
     cpusRunnable = 1L << cpu;
-    task().setCpu(cpu);
+    host.setCpu(task(), cpu);
   }
 
   /** {@code task_release_cpu(p)}: p runs nowhere (it was switched out). */

@@ -78,7 +78,9 @@ public final class GoodnessScheduler implements Scheduler {
   @Override
   public void attach(SchedulerHost h) {
     if (host != null) {
-      throw new IllegalStateException("scheduler already attached");
+      // The runqueue and the per-CPU schedule data are one kernel's state.
+      throw new IllegalStateException(
+          "this GoodnessScheduler already schedules a kernel: give each kernel its own instance");
     }
     this.host = h;
     this.hz = h.hz();
@@ -99,7 +101,7 @@ public final class GoodnessScheduler implements Scheduler {
   public void initIdle(Task idle, int cpu) {
     GoodnessEntity e = GoodnessEntity.of(idle);
     e.counter = IDLE_COUNTER;
-    e.setCpu(cpu);
+    e.setCpu(host, cpu);
     data.initIdle(cpu, idle);
   }
 
@@ -118,7 +120,7 @@ public final class GoodnessScheduler implements Scheduler {
     c.counter = (p.counter + 1) >> 1;
     p.counter >>= 1;
     if (p.counter == 0) {
-      parent.setNeedResched(true);
+      host.setNeedResched(parent, true);
     }
   }
 
@@ -136,7 +138,7 @@ public final class GoodnessScheduler implements Scheduler {
     }
     runqueue.lock();
     try {
-      p.setState(TaskState.RUNNING);
+      host.setRunning(p);
       GoodnessEntity e = GoodnessEntity.of(p);
       if (e.onRunqueue) {
         return false;
@@ -200,7 +202,7 @@ public final class GoodnessScheduler implements Scheduler {
     GoodnessEntity e = GoodnessEntity.of(p);
     if (--e.counter <= 0) {
       e.counter = 0;
-      p.setNeedResched(true);
+      host.setNeedResched(p, true);
     }
   }
 
@@ -220,7 +222,7 @@ public final class GoodnessScheduler implements Scheduler {
     if (current.policy() == SchedPolicy.OTHER) {
       e.schedYield = true;
     }
-    current.setNeedResched(true);
+    host.setNeedResched(current, true);
     runqueue.lock();
     try {
       runqueue.moveLast(e);
@@ -234,14 +236,14 @@ public final class GoodnessScheduler implements Scheduler {
   @Models(file = "kernel/sys.c", function = "sys_setpriority", version = "2.4.17")
   @Override
   public void setNice(Task p, int nice) {
-    p.setNice(nice);
+    host.setNice(p, nice);
   }
 
   /** Assigning policy clears the SCHED_YIELD bit, as {@code p->policy = policy} does in C. */
   @Models(file = "kernel/sched.c", function = "setscheduler", version = "2.4.17")
   @Override
   public void setScheduler(Task p, SchedPolicy policy, int rtPriority) {
-    p.setPolicy(policy, rtPriority);
+    host.setPolicy(p, policy, rtPriority);
     GoodnessEntity e = GoodnessEntity.of(p);
     e.schedYield = false;
     runqueue.lock();
@@ -252,7 +254,7 @@ public final class GoodnessScheduler implements Scheduler {
     } finally {
       runqueue.unlock();
     }
-    host.current(host.thisCpu()).setNeedResched(true);
+    host.setNeedResched(host.current(host.thisCpu()), true);
   }
 
   /**
@@ -262,13 +264,13 @@ public final class GoodnessScheduler implements Scheduler {
    */
   @Override
   public boolean setCpusAllowed(Task p, long mask) {
-    p.setCpusAllowed(mask);
+    host.setCpusAllowed(p, mask);
     GoodnessEntity e = GoodnessEntity.of(p);
     if (!e.hasCpu() || p.mayRunOn(p.cpu())) {
       return false;
     }
     if (p.cpu() == host.thisCpu()) {
-      p.setNeedResched(true);
+      host.setNeedResched(p, true);
       return true;
     }
     host.reschedule(p.cpu());

@@ -103,7 +103,7 @@ final class RescheduleIdle {
     if (host.current(cpu) == t) {
       host.rescheduleAndInterrupt(cpu);
     } else {
-      t.setNeedResched(true);
+      host.setNeedResched(t, true);
     }
   }
 
@@ -117,7 +117,7 @@ final class RescheduleIdle {
     if (host.current(cpu) == t) {
       host.reschedule(cpu);
     } else {
-      t.setNeedResched(true);
+      host.setNeedResched(t, true);
     }
   }
 }

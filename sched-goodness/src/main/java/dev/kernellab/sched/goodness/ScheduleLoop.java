@@ -95,7 +95,7 @@ final class ScheduleLoop {
   private void switchTo(int cpu, Task prev, Task next, boolean prevYielded) {
     data.switchTo(cpu, next, host.now());
     GoodnessEntity ne = GoodnessEntity.of(next);
-    ne.setCpu(cpu);
+    ne.setCpu(host, cpu);
     if (ne.onRunqueue) {
       runqueue.account(ne, cpu);
     }

@@ -41,7 +41,7 @@ class GoodnessSchedulerCallsTests {
     new StandaloneSchedulerHost(s, 1, 100);
     assertThatIllegalStateException()
         .isThrownBy(() -> new StandaloneSchedulerHost(s, 1, 100))
-        .withMessageContaining("already attached");
+        .withMessageContaining("already schedules a kernel");
   }
 
   @Test
@@ -101,9 +101,9 @@ class GoodnessSchedulerCallsTests {
     Task z = spawn(h, 1, 0);
     h.schedule(0);
     h.block(0);
-    z.setState(TaskState.ZOMBIE);
+    h.setState(z, TaskState.ZOMBIE);
     assertThat(h.wake(z, 0)).isFalse();
-    z.setState(TaskState.DEAD);
+    h.setState(z, TaskState.DEAD);
     assertThat(h.wake(z, 0)).isFalse();
     assertThat(s(h).queuedTasks()).doesNotContain(z);
   }
@@ -115,7 +115,7 @@ class GoodnessSchedulerCallsTests {
     Task a = spawn(h, 1, 0);
     Task b = spawn(h, 2, 0);
     assertThat(s(h).queuedTasks()).containsExactly(b, a);
-    a.setState(TaskState.INTERRUPTIBLE); // set_current_state, not yet in schedule()
+    h.setState(a, TaskState.INTERRUPTIBLE); // set_current_state, not yet in schedule()
     assertThat(h.wake(a, 0)).isFalse();
     assertThat(a.state()).isEqualTo(TaskState.RUNNING);
     assertThat(s(h).queuedTasks()).containsExactly(b, a);
@@ -135,10 +135,10 @@ class GoodnessSchedulerCallsTests {
       Task running = h.current(0);
       Task other = running == waker ? sleeper : waker;
       // the other one sleeps; the running one has used most of its slice
-      other.setState(TaskState.INTERRUPTIBLE);
+      h.setState(other, TaskState.INTERRUPTIBLE);
       s(h).deactivate(other, 0);
       e(running).counter = 1;
-      running.setNeedResched(false);
+      h.setNeedResched(running, false);
       h.setThisCpu(0);
       assertThat(s(h).tryToWakeUp(other, sync)).isTrue();
       assertThat(running.needResched()).as("sync=%s", sync).isEqualTo(!sync);
@@ -158,7 +158,7 @@ class GoodnessSchedulerCallsTests {
     assertThat(s(h).yield(only, 0)).isTrue();
     assertThat(e(only).schedYield).isTrue();
     assertThat(only.needResched()).isTrue();
-    only.setState(TaskState.INTERRUPTIBLE);
+    h.setState(only, TaskState.INTERRUPTIBLE);
     h.schedule(0);
     assertThat(h.current(0)).isSameAs(waiting);
     assertThat(s(h).yield(only, 0)).as("off the runqueue").isFalse();
@@ -202,10 +202,10 @@ class GoodnessSchedulerCallsTests {
     h.schedule(1);
     assertThat(h.current(1)).isSameAs(t);
     h.setThisCpu(0);
-    h.ipis.clear();
+    h.clearIpis();
     assertThat(s(h).setCpusAllowed(t, 0b01)).isFalse();
     assertThat(t.needResched()).isTrue();
-    assertThat(h.ipis).containsExactly("0->1");
+    assertThat(h.ipis()).containsExactly(new StandaloneSchedulerHost.Ipi(0, 1));
   }
 
   @Test
@@ -213,11 +213,11 @@ class GoodnessSchedulerCallsTests {
     StandaloneSchedulerHost h = host(2);
     Task t = spawn(h, 1, 0);
     h.setThisCpu(0);
-    h.ipis.clear();
+    h.clearIpis();
     assertThat(s(h).setCpusAllowed(t, 0b10)).isFalse();
     assertThat(t.cpusAllowed()).isEqualTo(0b10);
     assertThat(t.needResched()).isFalse();
-    assertThat(h.ipis).isEmpty();
+    assertThat(h.ipis()).isEmpty();
   }
 
   @Test
@@ -258,9 +258,9 @@ class GoodnessSchedulerCallsTests {
     e(a).counter = 5;
     e(b).counter = 5;
     e(c).counter = 5;
-    cur.setState(TaskState.INTERRUPTIBLE);
+    h.setState(cur, TaskState.INTERRUPTIBLE);
     assertThat(s(h).scheduleCostNs(0)).as("the blocked current leaves").isEqualTo(2 * 2 * l2);
-    cur.setSignalPending(true);
+    h.setSignalPending(cur, true);
     assertThat(s(h).scheduleCostNs(0)).as("a signal keeps it runnable").isEqualTo(3 * 2 * l2);
   }
 
@@ -281,7 +281,7 @@ class GoodnessSchedulerCallsTests {
     s(h).checkInvariants();
     e(t).releaseCpu();
     assertThatIllegalStateException().isThrownBy(() -> s(h).checkInvariants()).withMessageContaining("cpus_runnable");
-    e(t).setCpu(1);
+    e(t).setCpu(h, 1);
     assertThatIllegalStateException().isThrownBy(() -> s(h).checkInvariants()).withMessageContaining("cpus_runnable");
   }
 
@@ -314,7 +314,7 @@ class GoodnessSchedulerCallsTests {
     Task a = spawn(h, 1, 0);
     Task b = spawn(h, 2, 0);
     h.setThisCpu(0);
-    a.setPolicy(SchedPolicy.FIFO, 10);
+    h.setPolicy(a, SchedPolicy.FIFO, 10);
     s(h).setScheduler(a, SchedPolicy.FIFO, 10);
     assertThat(s(h).queuedTasks()).containsExactly(a, b);
     assertThat(h.current(0).needResched()).isTrue();
@@ -326,11 +326,11 @@ class GoodnessSchedulerCallsTests {
   void ofIdleCpusWithEqualLastScheduleTheLowerNumberedIsKicked() {
     StandaloneSchedulerHost h = host(3);
     Task busy = h.spawn(TestTasks.other(1), 0);
-    busy.setCpusAllowed(0b001);
+    h.setCpusAllowed(busy, 0b001);
     h.schedule(0);
-    h.ipis.clear();
+    h.clearIpis();
     h.spawn(TestTasks.other(2), 0);
-    assertThat(h.ipis).containsExactly("0->1");
+    assertThat(h.ipis()).containsExactly(new StandaloneSchedulerHost.Ipi(0, 1));
   }
 
   /** reschedule_idle(): equal positive preemption_goodness on two busy CPUs: the lower one. */
@@ -340,14 +340,14 @@ class GoodnessSchedulerCallsTests {
     Task[] weak = new Task[3];
     for (int cpu = 0; cpu < 3; cpu++) {
       weak[cpu] = h.spawn(TestTasks.user(cpu + 1, "weak" + cpu, SchedPolicy.OTHER, 0, 19), cpu);
-      weak[cpu].setCpusAllowed(1L << cpu);
+      h.setCpusAllowed(weak[cpu], 1L << cpu);
       h.schedule(cpu);
     }
-    h.ipis.clear();
+    h.clearIpis();
     Task p = TestTasks.other(9);
-    p.setCpusAllowed(0b110);
+    h.setCpusAllowed(p, 0b110);
     h.spawn(p, 0);
-    assertThat(h.ipis).containsExactly("0->1");
+    assertThat(h.ipis()).containsExactly(new StandaloneSchedulerHost.Ipi(0, 1));
     assertThat(weak[1].needResched()).isTrue();
     assertThat(weak[2].needResched()).isFalse();
   }
@@ -362,10 +362,10 @@ class GoodnessSchedulerCallsTests {
     Task parent = spawn(h, 1, 0);
     h.schedule(0);
     e(parent).counter = 1;
-    parent.setNeedResched(false);
-    h.ipis.clear();
+    h.setNeedResched(parent, false);
+    h.clearIpis();
     h.fork(0, TestTasks.other(2));
-    assertThat(h.ipis).as("the child goes to idle cpu1").containsExactly("0->1");
+    assertThat(h.ipis()).as("the child goes to idle cpu1").containsExactly(new StandaloneSchedulerHost.Ipi(0, 1));
     assertThat(parent.needResched()).isTrue();
   }
 
@@ -374,12 +374,12 @@ class GoodnessSchedulerCallsTests {
   void aSyncWakeUpOfATaskPinnedElsewhereStillKicksItsCpu() {
     StandaloneSchedulerHost h = host(2);
     Task p = spawn(h, 1, 1);
-    p.setCpusAllowed(0b10);
+    h.setCpusAllowed(p, 0b10);
     h.schedule(1);
     h.block(1);
-    h.ipis.clear();
+    h.clearIpis();
     h.setThisCpu(0);
     assertThat(s(h).tryToWakeUp(p, true)).isTrue();
-    assertThat(h.ipis).containsExactly("0->1");
+    assertThat(h.ipis()).containsExactly(new StandaloneSchedulerHost.Ipi(0, 1));
   }
 }

@@ -16,8 +16,7 @@ import org.junit.jupiter.api.Test;
 class RunqueueListTests {
 
   private static GoodnessEntity entity(int pid, int cpu) {
-    Task t = TestTasks.other(pid);
-    t.setCpu(cpu);
+    Task t = TestTasks.other(pid, cpu);
     GoodnessEntity e = new GoodnessEntity(t, 5);
     return e;
   }

@@ -52,9 +52,9 @@ final class ForkAndExit {
       ce.sleepTimestamp = host.jiffies();
       return;
     }
-    child.setPolicy(parent.policy(), parent.rtPriority());
-    child.setNice(O1Tunables.prioToNice(pe.staticPrio));
-    child.setCpusAllowed(parent.cpusAllowed());
+    host.setPolicy(child, parent.policy(), parent.rtPriority());
+    host.setNice(child, O1Tunables.prioToNice(pe.staticPrio));
+    host.setCpusAllowed(child, parent.cpusAllowed());
     ce.prio = pe.prio;
     ce.staticPrio = pe.staticPrio;
     ce.sleepAvg = pe.sleepAvg;
@@ -78,7 +78,7 @@ final class ForkAndExit {
   void wakeUpNewTask(Task child, Task parent) {
     O1Entity ce = entity(child);
     SchedulerHost host = sched.host();
-    child.setState(TaskState.RUNNING);
+    host.setRunning(child);
     if (parent == null || parent.isIdle()) {
       sched.tryToWakeUp(child, false);
       return;
@@ -90,10 +90,10 @@ final class ForkAndExit {
       ce.prio = sched.tunables().effectivePrio(ce.staticPrio, ce.sleepAvg);
     }
     int cpu = host.thisCpu();
-    child.setCpu(cpu);
+    host.setCpu(child, cpu);
     sched.rq(cpu).activateTask(ce, host.jiffies(), sched.tunables());
     // do_fork, after wake_up_forked_process, unless CLONE_VFORK (the seam has no clone flags).
-    parent.setNeedResched(true);
+    host.setNeedResched(parent, true);
   }
 
   /** {@code sched_exit(p)} with {@code current} = the reaper. */

@@ -123,14 +123,14 @@ final class LoadBalancer {
   }
 
   /** Moves {@code e} into this runqueue's active array, keeping its prio and time slice. */
-  private static void pullTask(Runqueue busiest, PrioArray array, O1Entity e, Runqueue thisRq) {
+  private void pullTask(Runqueue busiest, PrioArray array, O1Entity e, Runqueue thisRq) {
     array.dequeue(e);
     busiest.nrRunning--;
-    e.task().setCpu(thisRq.cpu);
+    host.setCpu(e.task(), thisRq.cpu);
     thisRq.nrRunning++;
     thisRq.active.enqueue(e);
     if (e.prio < ((O1Entity) thisRq.curr.schedEntity()).prio) {
-      thisRq.curr.setNeedResched(true);
+      host.setNeedResched(thisRq.curr, true);
     }
   }
 }

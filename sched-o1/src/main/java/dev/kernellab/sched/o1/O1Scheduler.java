@@ -161,12 +161,12 @@ public final class O1Scheduler implements Scheduler {
       rq(idle.cpu()).deactivateTask(e);
     }
     e.prio = MAX_PRIO;
-    idle.setState(TaskState.RUNNING);
-    idle.setCpu(cpu);
+    host.setRunning(idle);
+    host.setCpu(idle, cpu);
     Runqueue rq = runqueues[cpu];
     rq.idle = idle;
     rq.curr = idle;
-    idle.setNeedResched(true);
+    host.setNeedResched(idle, true);
   }
 
   @Override
@@ -187,7 +187,7 @@ public final class O1Scheduler implements Scheduler {
       return false;
     }
     Runqueue rq = rq(p.cpu());
-    p.setState(TaskState.RUNNING);
+    host.setRunning(p);
     O1Entity e = entity(p);
     if (e.array != null) {
       return false;

@@ -48,7 +48,7 @@ final class PriorityCalls {
     if (O1Tunables.prioToNice(e.staticPrio) == nice || nice < Task.MIN_NICE || nice > Task.MAX_NICE) {
       return;
     }
-    p.setNice(nice);
+    sched.host().setNice(p, nice);
     Runqueue rq = sched.rq(p.cpu());
     if (e.isRt()) {
       e.staticPrio = O1Tunables.niceToPrio(nice);
@@ -80,7 +80,7 @@ final class PriorityCalls {
     if (queued) {
       rq.deactivateTask(e);
     }
-    p.setPolicy(policy, rtPriority);
+    sched.host().setPolicy(p, policy, rtPriority);
     e.prio = policy.isRealTime() ? O1Tunables.rtPrio(rtPriority) : e.staticPrio;
     if (queued) {
       rq.activateTask(e, sched.host().jiffies(), sched.tunables()); // spurious credit, as in 2.5.5
@@ -115,7 +115,7 @@ final class PriorityCalls {
       throw new IllegalArgumentException(p + ": cpus_allowed " + Long.toHexString(mask)
           + " has no online CPU");
     }
-    p.setCpusAllowed(allowed);
+    sched.host().setCpusAllowed(p, allowed);
     O1Entity e = entity(p);
     if (p.mayRunOn(p.cpu())) {
       e.migrationPending = false;
@@ -130,10 +130,10 @@ final class PriorityCalls {
     }
     if (e.array != null) {
       rq.deactivateTask(e);
-      p.setCpu(target);
+      sched.host().setCpu(p, target);
       wakeOnTarget(e);
     } else {
-      p.setCpu(target);
+      sched.host().setCpu(p, target);
     }
     return false;
   }
@@ -141,7 +141,7 @@ final class PriorityCalls {
   /** The migration IPI handler's part, once the task has left its old CPU. */
   void completeMigration(O1Entity e) {
     e.migrationPending = false;
-    e.task().setCpu(e.migrationTarget);
+    sched.host().setCpu(e.task(), e.migrationTarget);
     if (e.array == null && e.task().state() == TaskState.RUNNING) {
       wakeOnTarget(e);
     }

@@ -53,13 +53,13 @@ final class SchedulerTick {
     }
     O1Entity e = entity(p);
     if (e.array != rq.active) {
-      p.setNeedResched(true);
+      sched.host().setNeedResched(p, true);
       return;
     }
     if (e.isRt()) {
       if (p.policy() == SchedPolicy.RR && --e.timeSlice == 0) {
         e.timeSlice = tunables.taskTimeslice(e.staticPrio);
-        p.setNeedResched(true);
+        sched.host().setNeedResched(p, true);
         rq.active.requeue(e);
       }
     } else {
@@ -75,9 +75,9 @@ final class SchedulerTick {
     }
   }
 
-  private static void expire(Runqueue rq, O1Entity e, long jiffies, O1Tunables tunables) {
+  private void expire(Runqueue rq, O1Entity e, long jiffies, O1Tunables tunables) {
     rq.active.dequeue(e);
-    e.task().setNeedResched(true);
+    sched.host().setNeedResched(e.task(), true);
     e.prio = tunables.effectivePrio(e.staticPrio, e.sleepAvg);
     e.timeSlice = tunables.taskTimeslice(e.staticPrio);
     if (!O1Tunables.taskInteractive(e.prio, e.staticPrio)

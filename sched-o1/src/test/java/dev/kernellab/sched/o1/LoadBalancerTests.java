@@ -57,7 +57,7 @@ class LoadBalancerTests {
     f.hog(0);
     Task movable = f.hog(0);
     Task pinned = f.hog(0);
-    pinned.setCpusAllowed(0b01);
+    f.h.setCpusAllowed(pinned, 0b01);
     f.h.schedule(0);
     f.h.setJiffies(5);
     assertThat(balance(f, 1, true)).isZero();
@@ -87,12 +87,12 @@ class LoadBalancerTests {
     Task[] t = new Task[7];
     for (int i = 0; i < 7; i++) {
       t[i] = f.hog(0);
-      t[i].setCpusAllowed(0b01); // keep cpu1's idle_tick from pulling during the run
+      f.h.setCpusAllowed(t[i], 0b01); // keep cpu1's idle_tick from pulling during the run
     }
     f.h.schedule(0);
     f.run(15); // t0 expires into expired
     for (Task x : t) {
-      x.setCpusAllowed(0b11);
+      f.h.setCpusAllowed(x, 0b11);
     }
     f.hog(1);
     f.h.schedule(1);
@@ -119,7 +119,7 @@ class LoadBalancerTests {
     O1Fixture f = new O1Fixture(2);
     Task a = f.hog(0);
     Task b = f.hog(0);
-    b.setCpusAllowed(0b01);
+    f.h.setCpusAllowed(b, 0b01);
     f.h.schedule(0);
     f.h.setJiffies(5);
     f.h.setThisCpu(0);

@@ -85,24 +85,24 @@ class O1InvariantsTests {
 
   @Test
   void aQueuedTaskBelongsToTheRunqueueItIsOn() {
-    breaks(r -> queuedOnCpu0(r).setCpu(1), "queued here but its cpu is 1");
+    breaks(r -> r.f().h.setCpu(queuedOnCpu0(r), 1), "queued here but its cpu is 1");
   }
 
   @Test
   void aQueuedTaskMayRunOnItsCpu() {
-    breaks(r -> queuedOnCpu0(r).setCpusAllowed(0b10), "outside cpus_allowed");
+    breaks(r -> r.f().h.setCpusAllowed(queuedOnCpu0(r), 0b10), "outside cpus_allowed");
   }
 
   @Test
   void aRealTimeTaskHasARealTimePrio() {
-    breaks(r -> queuedOnCpu0(r).setPolicy(SchedPolicy.FIFO, 10), "prio disagrees with policy");
+    breaks(r -> r.f().h.setPolicy(queuedOnCpu0(r), SchedPolicy.FIFO, 10), "prio disagrees with policy");
   }
 
   @Test
   void aRealTimeTaskSitsAtNinetyNineMinusItsRtPriority() {
     breaks(r -> {
       Task t = queuedOnCpu0(r);
-      t.setPolicy(SchedPolicy.FIFO, 10);
+      r.f().h.setPolicy(t, SchedPolicy.FIFO, 10);
       requeueAt(t, O1Tunables.rtPrio(10) + 1);
     }, "expired or not at 99 - rt_priority");
   }

@@ -319,7 +319,7 @@ class O1ModelProperties {
       o1.checkInvariants();
       assertThat(pids(o1.queuedTasks())).as("queue order after %s", story)
           .isEqualTo(pids(model.queuedTasks()));
-      assertThat(real.ipis).as("IPIs after %s", story).isEqualTo(ref.ipis);
+      assertThat(real.ipis()).as("IPIs after %s", story).isEqualTo(ref.ipis());
       for (int c = 0; c < cpus; c++) {
         Runqueue rq = o1.rq(c);
         SortedListScheduler.Rq mq = model.rq(c);

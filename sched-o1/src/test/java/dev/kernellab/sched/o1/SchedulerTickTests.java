@@ -98,7 +98,7 @@ class SchedulerTickTests {
     for (int i = 0; i < 15; i++) {
       f.h.tick();
     }
-    a.setNeedResched(false);
+    f.h.setNeedResched(a, false);
     int sleepAvg = e(a).sleepAvg;
     f.h.tick();
     assertThat(a.needResched()).isTrue();

@@ -142,7 +142,7 @@ final class SortedListScheduler implements Scheduler {
     ref(idle).prio = MAX_PRIO;
     rqs[cpu].idle = idle;
     rqs[cpu].curr = idle;
-    idle.setNeedResched(true);
+    host.setNeedResched(idle, true);
   }
 
   @Override
@@ -153,9 +153,9 @@ final class SortedListScheduler implements Scheduler {
       c.sleepTimestamp = host.jiffies();
       return;
     }
-    child.setPolicy(parent.policy(), parent.rtPriority());
-    child.setNice(p.staticPrio - 120);
-    child.setCpusAllowed(parent.cpusAllowed());
+    host.setPolicy(child, parent.policy(), parent.rtPriority());
+    host.setNice(child, p.staticPrio - 120);
+    host.setCpusAllowed(child, parent.cpusAllowed());
     c.prio = p.prio;
     c.staticPrio = p.staticPrio;
     c.sleepAvg = p.sleepAvg;
@@ -172,7 +172,7 @@ final class SortedListScheduler implements Scheduler {
 
   @Override
   public void wakeUpNewTask(Task child, Task parent) {
-    child.setState(TaskState.RUNNING);
+    host.setRunning(child);
     if (parent == null || parent.isIdle()) {
       tryToWakeUp(child, false);
       return;
@@ -182,9 +182,9 @@ final class SortedListScheduler implements Scheduler {
       c.sleepAvg = c.sleepAvg * 95 / 100;
       recalc(c);
     }
-    child.setCpu(host.thisCpu());
+    host.setCpu(child, host.thisCpu());
     activate(c, rqs[host.thisCpu()]);
-    parent.setNeedResched(true);
+    host.setNeedResched(parent, true);
   }
 
   @Override
@@ -192,7 +192,7 @@ final class SortedListScheduler implements Scheduler {
     if (p.state() == TaskState.ZOMBIE || p.state() == TaskState.DEAD) {
       return false;
     }
-    p.setState(TaskState.RUNNING);
+    host.setRunning(p);
     if (ref(p).array != null) {
       return false;
     }
@@ -240,7 +240,7 @@ final class SortedListScheduler implements Scheduler {
     rq.curr = next;
     if (migrateTo != null) {
       pr.migrateTo = null;
-      prev.setCpu(migrateTo);
+      host.setCpu(prev, migrateTo);
       if (prev.state() == TaskState.RUNNING) {
         activateAndPreempt(pr, migrateTo);
       }
@@ -270,13 +270,13 @@ final class SortedListScheduler implements Scheduler {
     }
     Ref p = ref(rq.curr);
     if (p.array != rq.active) {
-      rq.curr.setNeedResched(true);
+      host.setNeedResched(rq.curr, true);
       return;
     }
     if (p.rt()) {
       if (rq.curr.policy() == SchedPolicy.RR && --p.timeSlice == 0) {
         p.timeSlice = tun.taskTimeslice(p.staticPrio);
-        rq.curr.setNeedResched(true);
+        host.setNeedResched(rq.curr, true);
         dequeue(p);
         enqueue(p, rq.active);
       }
@@ -286,7 +286,7 @@ final class SortedListScheduler implements Scheduler {
         boolean starving = rq.expiredTimestamp != 0
             && j - rq.expiredTimestamp >= (long) tun.starvationLimitTicks() * rq.nrRunning() + 1;
         dequeue(p);
-        rq.curr.setNeedResched(true);
+        host.setNeedResched(rq.curr, true);
         recalc(p);
         p.timeSlice = tun.taskTimeslice(p.staticPrio);
         if (!O1Tunables.taskInteractive(p.prio, p.staticPrio) || starving) {
@@ -326,7 +326,7 @@ final class SortedListScheduler implements Scheduler {
     if (r.staticPrio - 120 == nice) {
       return;
     }
-    p.setNice(nice);
+    host.setNice(p, nice);
     if (r.rt()) {
       r.staticPrio = 120 + nice;
       return;
@@ -353,7 +353,7 @@ final class SortedListScheduler implements Scheduler {
     if (queued) {
       dequeue(r);
     }
-    p.setPolicy(policy, rtPriority);
+    host.setPolicy(p, policy, rtPriority);
     r.prio = policy.isRealTime() ? 99 - rtPriority : r.staticPrio;
     r.yielded = false;
     if (queued) {
@@ -364,7 +364,7 @@ final class SortedListScheduler implements Scheduler {
   @Override
   public boolean setCpusAllowed(Task p, long mask) {
     long allowed = mask & ((1L << rqs.length) - 1);
-    p.setCpusAllowed(allowed);
+    host.setCpusAllowed(p, allowed);
     Ref r = ref(p);
     if (p.mayRunOn(p.cpu())) {
       r.migrateTo = null;
@@ -379,7 +379,7 @@ final class SortedListScheduler implements Scheduler {
     if (queued) {
       dequeue(r);
     }
-    p.setCpu(target);
+    host.setCpu(p, target);
     if (queued) {
       activateAndPreempt(r, target);
     }
@@ -443,10 +443,10 @@ final class SortedListScheduler implements Scheduler {
         return pulled;
       }
       dequeue(found);
-      found.task().setCpu(thisCpu);
+      host.setCpu(found.task(), thisCpu);
       enqueue(found, me.active);
       if (found.prio < ref(me.curr).prio) {
-        me.curr.setNeedResched(true);
+        host.setNeedResched(me.curr, true);
       }
       pulled++;
       if (!idle && --imbalance != 0 && fromExpired) {

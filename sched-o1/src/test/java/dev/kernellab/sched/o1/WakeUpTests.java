@@ -3,6 +3,7 @@ package dev.kernellab.sched.o1;
 import static dev.kernellab.sched.o1.O1Fixture.e;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kernellab.kernel.StandaloneSchedulerHost;
 import dev.kernellab.kernel.Task;
 import org.junit.jupiter.api.Test;
 
@@ -89,7 +90,7 @@ class WakeUpTests {
     f.h.block(1);
     assertThat(f.h.wake(a, 0)).isTrue();
     assertThat(a.cpu()).isEqualTo(1);
-    assertThat(f.h.ipis).containsExactly("0->1");
+    assertThat(f.h.ipis()).containsExactly(new StandaloneSchedulerHost.Ipi(0, 1));
     assertThat(f.h.wake(a, 0)).as("already queued").isFalse();
   }
 }

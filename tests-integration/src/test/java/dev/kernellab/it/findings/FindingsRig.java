@@ -68,7 +68,7 @@ final class FindingsRig {
     paths.installDaemons(b);
     if (!config.equals("vanilla")) {
       for (String patch : config.split("\\+", -1)) {
-        paths.patch(b, patch);
+        b.patch(patch);
       }
     }
     Workload.Run run = Workloads.create(workload).install(paths, b);

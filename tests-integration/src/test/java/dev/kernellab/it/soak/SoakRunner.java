@@ -101,7 +101,7 @@ final class SoakRunner {
           return failed(sc, wall0, k, "lock never released", leaked);
         }
         for (String comm : w.mustRun()) {
-          Task task = k.task(comm);
+          Task task = k.task(comm).orElseThrow();
           if (task == null) {
             return failed(sc, wall0, k, "task gone", comm + " is no longer alive at t=" + t);
           }

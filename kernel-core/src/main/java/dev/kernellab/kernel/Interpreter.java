@@ -1,0 +1,172 @@
+package dev.kernellab.kernel;
+
+import dev.kernellab.hw.Cpu;
+import dev.kernellab.hw.CpuListener;
+
+/**
+ * The interpreter of {@link KernelPath}s: each CPU runs the operations of its top execution
+ * context until one starts a work segment on the hardware CPU (compute, spin, halt), and picks
+ * up again when the machine reports that the segment ended or that an interrupt was accepted.
+ *
+ * <pre>
+ *     cpu0:  [ task: user prog | sys_read | loop body ]  [ hardirq: irq path | rtc handler ]
+ *                                                         ^ top: runs next
+ * </pre>
+ *
+ * <p>Before every operation the loop takes a deliverable interrupt, so an interrupt that
+ * became deliverable through sti is taken at exactly that instant. Cross-CPU effects (a lock
+ * released while another CPU spins) go through a zero-delay kick event of the target CPU, so
+ * no CPU's loop runs inside another's.
+ */
+final class Interpreter implements CpuListener {
+
+  /**
+   * Steps of one CPU's interpreter at one simulated instant after which it is stuck: a path
+   * that loops without taking time (an empty or zero-cost body with a huge count) would
+   * otherwise never give the event loop back. Named after 2.6's kernel/softlockup.c ("BUG: soft
+   * lockup detected on CPU#%d!"); 2^24 steps is far above any real burst at one instant (a
+   * 256-iteration zero-cost loop is 2^9 steps), and a second or so of wall time.
+   */
+  static final long SOFT_LOCKUP_STEPS = 1L << 24;
+
+  private final Kernel k;
+  private final KernelCpu[] cpus;
+  private final Tracer tracer;
+  private long opsExecuted;
+
+  Interpreter(Kernel k, KernelCpu[] cpus, Tracer tracer) {
+    this.k = k;
+    this.cpus = cpus;
+    this.tracer = tracer;
+  }
+
+  long opsExecuted() {
+    return opsExecuted;
+  }
+
+  @Override
+  public void interruptAccepted(Cpu cpu, int vector, long suspendedComputeNs) {
+    KernelCpu c = cpus[cpu.id()];
+    ExecContext top = c.top();
+    if (!top.isEmpty()) {
+      ExecContext.Frame f = top.top();
+      if (f.computing) {
+        f.computeLeftNs = suspendedComputeNs;
+      }
+    }
+    k.interrupts.enterInterrupt(c, vector);
+    dispatch(c);
+  }
+
+  @Override
+  public void segmentFinished(Cpu cpu) {
+    KernelCpu c = cpus[cpu.id()];
+    ExecContext.Frame f = c.top().top();
+    f.computing = false;
+    if (f.advanceAfterCompute) {
+      f.advance();
+    }
+    dispatch(c);
+  }
+
+  /** A kick event of {@code c}: a spinner retries, an idle CPU looks at its queue again. */
+  void kicked(KernelCpu c) {
+    if (c.cpu.segment() == Cpu.Segment.SPIN) {
+      c.cpu.stopSegment();
+    }
+    if (c.cpu.segment() == Cpu.Segment.NONE) {
+      dispatch(c);
+    }
+  }
+
+  private void dispatch(KernelCpu c) {
+    if (c.dispatching) {
+      return;
+    }
+    c.dispatching = true;
+    int savedCpu = k.sched.enterCpu(c.id);
+    try {
+      while (c.cpu.segment() == Cpu.Segment.NONE) {
+        long now = k.now();
+        if (now != c.lockupNs) {
+          c.lockupNs = now;
+          c.stepsAtInstant = 0;
+        } else if (++c.stepsAtInstant > SOFT_LOCKUP_STEPS) {
+          throw k.bug(c, "soft lockup", "cpu" + c.id + " ran " + SOFT_LOCKUP_STEPS
+              + " interpreter steps without simulated time advancing");
+        }
+        if (c.cpu.hasDeliverableInterrupt()) {
+          k.interrupts.enterInterrupt(c, c.cpu.acceptInterrupt());
+          continue;
+        }
+        ExecContext ctx = c.top();
+        if (ctx.isEmpty()) {
+          contextFinished(c, ctx);
+          continue;
+        }
+        ExecContext.Frame f = ctx.top();
+        if (f.computing) {
+          c.cpu.startCompute(f.computeLeftNs);
+          break;
+        }
+        if (f.pc >= f.path.size()) {
+          frameFinished(c, ctx, f);
+          continue;
+        }
+        if (tracer != null && !f.entered) {
+          // Traced when the path starts running, not when its frame is pushed: a system call
+          // pushes its body under the entry code, which runs first.
+          f.entered = true;
+          tracer.pathEnter(k.now(), c.id, f.path);
+        }
+        opsExecuted++;
+        f.path.op(f.pc).exec(k, c, ctx, f);
+      }
+    } catch (KernelBug e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw k.internalError(c, e);
+    } finally {
+      c.dispatching = false;
+      k.sched.enterCpu(savedCpu);
+    }
+  }
+
+  private void frameFinished(KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+    if (f.iterationsLeft > 0 && f.path.site() != null
+        && (f.whileCondition == null || f.whileCondition.test(c))) {
+      f.iterationsLeft--;
+      f.iteration++;
+      f.pc = 0;
+      f.phase = 0;
+      if (f.siteHook != null) {
+        long iteration = f.iteration - 1;
+        ExecContext.Frame h = ctx.push(f.siteHook, false);
+        h.iteration = iteration;
+      }
+      return;
+    }
+    KernelPath exited = f.path;
+    boolean traced = tracer != null && f.entered;
+    ctx.pop();
+    if (traced) {
+      tracer.pathExit(k.now(), c.id, exited); // after the pop: the caller runs from here on
+    }
+  }
+
+  private void contextFinished(KernelCpu c, ExecContext ctx) {
+    switch (ctx.kind) {
+      case SOFTIRQ -> {
+        if (ctx.irqFlagsDepth != 1) {
+          throw k.bug(c, "softirq context unbalanced",
+              "do_softirq ended with " + ctx.irqFlagsDepth + " saved irq flags instead of 1");
+        }
+        c.contextDepth--;
+        c.cpu.restoreInterruptFlag(ctx.popIrqFlag());
+      }
+      case HARDIRQ -> throw k.bug(c, "hardirq context ended without iret",
+          "vector 0x" + Integer.toHexString(ctx.vector));
+      case TASK -> ctx.push(k.programs.exitPath, false);
+    }
+  }
+}

@@ -1,0 +1,10 @@
+package dev.kernellab.kernel;
+
+/** The test scheduler under the random stories every scheduler passes. */
+class SimpleRoundRobinSchedulerStoryTests extends SchedulerStoryContract {
+
+  @Override
+  protected Scheduler newScheduler() {
+    return new SimpleRoundRobinScheduler();
+  }
+}
