@@ -84,6 +84,8 @@ final class WakeupLatencyTracer implements Tracer, SampleListener {
   private final SpinLock[] slotLock = new SpinLock[SLOTS];
   private final Task[] slotTask = new Task[SLOTS];
   private int slots;
+  private int lastSlot; // the slot the last stretch went to
+  private int prevSlot; // and the one before that
 
   private final List<Breakdown> worst = new ArrayList<>();
 
@@ -210,9 +212,17 @@ final class WakeupLatencyTracer implements Tracer, SampleListener {
     if (now <= from || top == null) {
       return;
     }
-    int i = 0;
-    while (i < slots && slotPath[i] != top) {
-      i++;
+    // A loop's body and the path it calls take turns: try the last two slots before the scan.
+    int i;
+    if (lastSlot < slots && slotPath[lastSlot] == top) {
+      i = lastSlot;
+    } else if (prevSlot < slots && slotPath[prevSlot] == top) {
+      i = prevSlot;
+    } else {
+      i = 0;
+      while (i < slots && slotPath[i] != top) {
+        i++;
+      }
     }
     if (i == slots) {
       if (slots < SLOTS) {
@@ -229,6 +239,10 @@ final class WakeupLatencyTracer implements Tracer, SampleListener {
       slotLock[i] = lock;
     }
     slotTask[i] = task;
+    if (i != lastSlot) {
+      prevSlot = lastSlot;
+      lastSlot = i;
+    }
   }
 
   /** A stretch of {@code cpu} starts now, run by what runs there now. */
