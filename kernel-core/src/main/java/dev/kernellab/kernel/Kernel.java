@@ -26,9 +26,10 @@ import java.util.Optional;
  * k.run(10_000_000_000L);
  * }</pre>
  *
- * <p>Models kernel/sched.c (generic half of {@code schedule()}), kernel/softirq.c,
- * kernel/timer.c, arch/i386/kernel/{irq.c,time.c,entry.S} of 2.4.17, with the preempt-kernel
- * patch's hooks left to the {@link PreemptionModel}.
+ * <p>Its rooms model kernel/sched.c (the generic half of {@code schedule()}), kernel/softirq.c,
+ * kernel/timer.c, kernel/fork.c and arch/i386/kernel/{irq.c,time.c,entry.S} of 2.4.17, each
+ * function named on the class or method that models it ({@code @Models}); the preempt-kernel
+ * patch's hooks are left to the {@link PreemptionModel}.
  */
 public final class Kernel {
 
