@@ -61,6 +61,7 @@ public final class LowLatencyPatch implements CatalogPatch {
   /** The sysctl of CONFIG_LOLAT_SYSCTL. */
   public static final String SYSCTL = "kernel/lowlatency";
 
+  private final String name;
   private final List<PatchedSite> table;
   private final Optional<Function<String, SpinLock>> locks; // empty: the attached catalog's
   private final boolean enabledAtBoot;
@@ -70,11 +71,15 @@ public final class LowLatencyPatch implements CatalogPatch {
    * the 2002 measurements ran it; CONFIG_LOLAT without the sysctl is always on).
    */
   public LowLatencyPatch(Kernel24Paths catalog) {
-    this(LowLatencySites.TABLE, Optional.of(catalog.locks()::byName), true);
+    this(NAME, LowLatencySites.TABLE, Optional.of(catalog.locks()::byName), true);
   }
 
-  private LowLatencyPatch(
-      List<PatchedSite> table, Optional<Function<String, SpinLock>> locks, boolean enabledAtBoot) {
+  private LowLatencyPatch(String name, List<PatchedSite> table,
+      Optional<Function<String, SpinLock>> locks, boolean enabledAtBoot) {
+    if (name == null || !name.matches("[a-z][a-z0-9-]*")) {
+      throw new IllegalArgumentException("a patch name is lower case letters, digits and '-', got " + name);
+    }
+    this.name = name;
     this.table = List.copyOf(table);
     this.locks = locks;
     this.enabledAtBoot = enabledAtBoot;
@@ -85,7 +90,7 @@ public final class LowLatencyPatch implements CatalogPatch {
    * builder it is applied to.
    */
   public static LowLatencyPatch unbound() {
-    return new LowLatencyPatch(LowLatencySites.TABLE, Optional.empty(), true);
+    return new LowLatencyPatch(NAME, LowLatencySites.TABLE, Optional.empty(), true);
   }
 
   /**
@@ -94,7 +99,7 @@ public final class LowLatencyPatch implements CatalogPatch {
    * {@code locks} resolves the lock names the table uses.
    */
   public static LowLatencyPatch forSites(List<PatchedSite> table, Function<String, SpinLock> locks) {
-    return new LowLatencyPatch(table, Optional.of(locks), true);
+    return new LowLatencyPatch(NAME, table, Optional.of(locks), true);
   }
 
   /**
@@ -102,7 +107,21 @@ public final class LowLatencyPatch implements CatalogPatch {
    * (CONFIG_LOLAT_SYSCTL's default is 0).
    */
   public LowLatencyPatch enabledAtBoot(boolean on) {
-    return new LowLatencyPatch(table, locks, on);
+    return new LowLatencyPatch(name, table, locks, on);
+  }
+
+  /**
+   * The same mechanism under another name, with its own switch {@code kernel/<name>}: so that
+   * an experiment's table can be applied beside the real {@value #NAME} (two patches of one
+   * name, or one sysctl registered twice, are refused by the builder).
+   */
+  public LowLatencyPatch named(String patchName) {
+    return new LowLatencyPatch(patchName, table, locks, enabledAtBoot);
+  }
+
+  /** The run-time switch this patch registers: {@value #SYSCTL} for {@value #NAME}. */
+  public String sysctlName() {
+    return name.equals(NAME) ? SYSCTL : "kernel/" + name;
   }
 
   /** The sites this patch changes, with what it does at each. */
@@ -112,7 +131,7 @@ public final class LowLatencyPatch implements CatalogPatch {
 
   @Override
   public String name() {
-    return NAME;
+    return name;
   }
 
   @Override
@@ -123,7 +142,7 @@ public final class LowLatencyPatch implements CatalogPatch {
             .orElseThrow(() -> new IllegalStateException(
                 "lowlat breaks the locks of one kernel's kernel-paths catalog and this kernel has"
                     + " none: install a Kernel24Paths on the builder first (paths.install(builder))"));
-    Sysctl gate = kernel.sysctl(SYSCTL, enabledAtBoot);
+    Sysctl gate = kernel.sysctl(sysctlName(), enabledAtBoot);
     for (PatchedSite ps : table) {
       kernel.hookSite(ps.site(), hook(ps, resolve, gate));
     }
@@ -161,6 +180,6 @@ public final class LowLatencyPatch implements CatalogPatch {
 
   @Override
   public String toString() {
-    return NAME + (locks.isPresent() ? "" : " (catalog from the builder)");
+    return name + (locks.isPresent() ? "" : " (catalog from the builder)");
   }
 }

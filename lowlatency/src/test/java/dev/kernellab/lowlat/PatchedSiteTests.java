@@ -145,4 +145,34 @@ class PatchedSiteTests {
     assertThat(k.hookAt(mine)).isPresent();
     assertThat(k.hookAt(LowLatencySites.TABLE.get(0).site())).isEmpty();
   }
+
+  /** The mechanism beside the real patch: under its own name and switch, on a site of its own. */
+  @Test
+  void anExperimentsTableRunsBesideTheRealPatchUnderItsOwnName() {
+    dev.kernellab.paths.Kernel24Paths catalog = dev.kernellab.paths.Kernel24Paths.withDefaults();
+    List<Site> patched = LowLatencySites.TABLE.stream().map(PatchedSite::site).toList();
+    Site free = catalog.sites().stream().filter(x -> !patched.contains(x)).findFirst().orElseThrow();
+    List<PatchedSite> mine = List.of(PatchedSite.cs(free, "an experiment beside lowlat"));
+    java.util.function.Supplier<dev.kernellab.kernel.KernelBuilder> builder = () -> {
+      dev.kernellab.kernel.KernelBuilder b =
+          new dev.kernellab.kernel.KernelBuilder(dev.kernellab.hw.MachineSpec.uniprocessor(), 1)
+              .scheduler(new dev.kernellab.kernel.SimpleRoundRobinScheduler());
+      catalog.install(b);
+      return b.patch("lowlat");
+    };
+    dev.kernellab.kernel.KernelBuilder clash =
+        builder.get().patch(LowLatencyPatch.forSites(mine, catalog.locks()::byName));
+    assertThatIllegalArgumentException().isThrownBy(clash::build).withMessage("patch lowlat given twice");
+
+    LowLatencyPatch exp = LowLatencyPatch.forSites(mine, catalog.locks()::byName).named("mylat");
+    assertThat(exp.name()).isEqualTo("mylat");
+    assertThat(exp.sysctlName()).isEqualTo("kernel/mylat");
+    dev.kernellab.kernel.Kernel k = builder.get().patch(exp).build();
+    assertThat(k.sysctl("kernel/lowlatency")).isPresent();
+    assertThat(k.sysctl("kernel/mylat")).isPresent();
+    assertThat(k.hookAt(free)).isPresent();
+    assertThat(k.hookAt(patched.get(0))).isPresent();
+    assertThatIllegalArgumentException().isThrownBy(() -> exp.named("My Lat"))
+        .withMessageContaining("lower case letters");
+  }
 }
