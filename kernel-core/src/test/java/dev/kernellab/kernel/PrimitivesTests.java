@@ -53,19 +53,41 @@ class PrimitivesTests {
         .hasMessageContaining("sum to zero");
   }
 
+  /**
+   * The queue order __wake_up_common walks (kernel/fork.c add_wait_queue and
+   * add_wait_queue_exclusive, 2.4.17): a non-exclusive waiter goes in ahead of every exclusive
+   * one ({@code __add_wait_queue}, at the head), an exclusive one at the tail
+   * ({@code __add_wait_queue_tail}), and remove_wait_queue takes one task out with its flag.
+   * (The order among the non-exclusive ones is left open here: 2.4.17's list_add puts the
+   * newest first, the model keeps them in arrival order; all of them wake either way.) What wake_up does with that order
+   * is KernelPrimitiveSemanticsTests#wakeUpWakesEveryNonExclusiveWaiterAndOneExclusive and
+   * WakeUpSemanticsTests.
+   */
   @Test
-  void wakeUpWakesNonExclusiveWaitersAndOneExclusive() {
+  void waitQueuePutsNonExclusiveWaitersAheadOfExclusiveOnesAndRemovesOneWithItsFlag() {
     WaitQueue q = new WaitQueue("q");
     Task a = TestTasks.other(1);
     Task b = TestTasks.other(2);
     Task c = TestTasks.other(3);
+    Task d = TestTasks.other(4);
     q.add(b, true);
     q.add(c, true);
     q.add(a, false);
-    assertThat(q.waiter(0)).isSameAs(a);
-    assertThat(q.isExclusive(1)).isTrue();
+    q.add(d, false);
+    q.add(a, false); // already queued: add_wait_queue is never called twice for one sleep
+    assertThat(q.size()).isEqualTo(4);
+    assertThat(java.util.List.of(q.waiter(0), q.waiter(1))).containsExactlyInAnyOrder(a, d);
+    assertThat(java.util.List.of(q.waiter(2), q.waiter(3))).containsExactly(b, c);
+    assertThat(java.util.List.of(q.isExclusive(0), q.isExclusive(1), q.isExclusive(2), q.isExclusive(3)))
+        .containsExactly(false, false, true, true);
     q.remove(b);
-    assertThat(q.size()).isEqualTo(2);
+    q.remove(TestTasks.other(9)); // not queued: nothing happens
+    assertThat(q.size()).isEqualTo(3);
+    assertThat(q.contains(b)).isFalse();
+    assertThat(java.util.List.of(q.waiter(0), q.waiter(1))).containsExactlyInAnyOrder(a, d);
+    assertThat(q.waiter(2)).isSameAs(c);
+    assertThat(java.util.List.of(q.isExclusive(0), q.isExclusive(1), q.isExclusive(2)))
+        .containsExactly(false, false, true);
   }
 
   @Test
