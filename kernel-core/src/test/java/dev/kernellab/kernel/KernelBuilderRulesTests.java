@@ -1,0 +1,173 @@
+package dev.kernellab.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+import dev.kernellab.hw.CostTable;
+import dev.kernellab.hw.MachineSpec;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the builder refuses and what a patch may do while the kernel is built: request_irq's
+ * line range and unshared lines (arch/i386/kernel/irq.c 2.4.17, without SA_SHIRQ), HZ within
+ * what the PIT's 16-bit LATCH can divide (include/linux/timex.h), one attachment per type,
+ * required and conflicting patches, and site hooks run in the order the patches were applied.
+ */
+class KernelBuilderRulesTests {
+
+  private static final long MS = 1_000_000;
+
+  private static KernelBuilder up() {
+    return new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
+        .scheduler(new SimpleRoundRobinScheduler());
+  }
+
+  private static KernelPath nop(String fn) {
+    return KernelPath.path("drivers/test.c", fn).build();
+  }
+
+  private static KernelPatch patch(String name, List<String> requires, List<String> conflicts,
+      java.util.function.Consumer<KernelBuilder.Patching> apply) {
+    return new KernelPatch() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public void apply(KernelBuilder.Patching k) {
+        apply.accept(k);
+      }
+
+      @Override
+      public List<String> requires() {
+        return requires;
+      }
+
+      @Override
+      public List<String> conflicts() {
+        return conflicts;
+      }
+    };
+  }
+
+  @Test
+  void requestIrqTakesLines0To23EachOnce() {
+    KernelBuilder b = up();
+    assertThatIllegalArgumentException().isThrownBy(() -> b.requestIrq(-1, "x", nop("x"), true))
+        .withMessage("request_irq: no IRQ line -1");
+    assertThatIllegalArgumentException().isThrownBy(() -> b.requestIrq(24, "x", nop("x"), true))
+        .withMessage("request_irq: no IRQ line 24");
+    assertThat(b.requestIrq(23, "last", nop("last"), true)).isSameAs(b);
+    assertThat(b.requestIrq(0 + 8, "rtc", nop("rtc"), true)).isSameAs(b);
+    assertThatIllegalArgumentException().isThrownBy(() -> b.requestIrq(8, "again", nop("again"), false))
+        .withMessage("request_irq: IRQ 8 already has a handler (rtc); shared lines are not modelled");
+  }
+
+  @Test
+  void hzMustLeaveTheLatchInSixteenBits() {
+    assertThatIllegalArgumentException().isThrownBy(() -> up().hz(18))
+        .withMessage("HZ must be 19..10000 (the PIT divisor is 16 bits), got 18");
+    assertThatIllegalArgumentException().isThrownBy(() -> up().hz(10_001));
+    assertThat(up().hz(19).build().hz()).isEqualTo(19);
+    assertThat(up().hz(10_000).build().hz()).isEqualTo(10_000);
+    // LATCH = (1193180 + HZ/2) / HZ: 11932 at HZ 100, 65957 would not fit 16 bits at HZ 18
+    assertThat(Kernel.latch(100)).isEqualTo(11_932);
+    assertThat(Kernel.latch(19)).isEqualTo(62_799);
+  }
+
+  @Test
+  void aBuilderBuildsOneKernelAndRefusesTasksOnCpusItLacks() {
+    KernelBuilder b = up();
+    b.build();
+    assertThatIllegalStateException().isThrownBy(b::build).withMessage("this builder already built a kernel");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> up().task(TaskSpec.user("x", RtcProbeRig.userHog()).onCpu(1)).build())
+        .withMessage("x: no cpu1 on a 1-CPU machine");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> up().task(TaskSpec.user("y", RtcProbeRig.userHog()).onCpu(-1)).build())
+        .withMessage("y: no cpu-1 on a 1-CPU machine");
+  }
+
+  @Test
+  void ksoftirqdThreadsExistOnePerCpuUnlessTurnedOff() {
+    Kernel with = new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()).withCpus(2), 1)
+        .scheduler(new SimpleRoundRobinScheduler()).build();
+    assertThat(with.allTasks()).extracting(Task::comm).containsExactly("ksoftirqd_CPU0", "ksoftirqd_CPU1");
+    assertThat(with.allTasks()).extracting(Task::cpusAllowed).containsExactly(1L, 2L);
+    assertThat(with.allTasks()).extracting(Task::nice).containsExactly(19, 19);
+    assertThat(up().ksoftirqd(false).build().allTasks()).isEmpty();
+  }
+
+  @Test
+  void oneAttachmentPerTypeAndPatchesFindIt() {
+    KernelBuilder b = up();
+    assertThat(b.attach(String.class, "catalog")).isSameAs(b);
+    assertThatIllegalStateException().isThrownBy(() -> b.attach(String.class, "another"))
+        .withMessage("a String is already attached");
+    List<Object> found = new ArrayList<>();
+    b.patch(patch("p", List.of(), List.of(), k -> {
+      found.add(k.attachment(String.class).orElseThrow());
+      found.add(k.attachment(Integer.class).isPresent());
+      found.add(k.machine().cpus());
+    }));
+    assertThat(b.patchNames()).containsExactly("p");
+    b.build();
+    assertThat(found).containsExactly("catalog", false, 1);
+  }
+
+  @Test
+  void aPatchNeedsWhatItRequiresAndRefusesWhatItConflictsWith() {
+    KernelPatch base = patch("preempt", List.of(), List.of(), k -> {});
+    KernelPatch needs = patch("ll-preempt", List.of("preempt"), List.of(), k -> {});
+    KernelPatch rival = patch("lowlat", List.of(), List.of("preempt"), k -> {});
+    assertThatIllegalArgumentException().isThrownBy(() -> up().patch(needs).build())
+        .withMessage("patch ll-preempt requires preempt: apply both (preempt+ll-preempt)");
+    assertThatIllegalArgumentException().isThrownBy(() -> up().patch(base).patch(rival).build())
+        .withMessage("patch lowlat conflicts with preempt: a kernel has one or the other");
+    KernelBuilder ok = up().patch(base).patch(needs);
+    assertThat(ok.patchNames()).containsExactly("preempt", "ll-preempt");
+    ok.build();
+  }
+
+  /**
+   * Two patches hooking one site both run between the loop's iterations, in the order applied;
+   * a hook of a site the kernel does not declare is refused; a sysctl is registered once.
+   */
+  @Test
+  void hooksOfOneSiteRunInTheOrderThePatchesWereApplied() {
+    Site site = new Site("fs/test.c", "walk", "w");
+    List<String> ran = new ArrayList<>();
+    KernelPatch first = patch("first", List.of(), List.of(), k -> k.hookSite(site,
+        KernelPath.path("fs/test.c", "first").effect("first", c -> ran.add("first" + c.loopIndex())).build()));
+    KernelPatch second = patch("second", List.of(), List.of(), k -> {
+      k.hookSite(site, KernelPath.path("fs/test.c", "second").effect("second", c -> ran.add("second")).build());
+      Sysctl s = k.sysctl("kernel/second", true);
+      assertThat(s.get()).isTrue();
+      assertThatIllegalStateException().isThrownBy(() -> k.sysctl("kernel/second", false))
+          .withMessage("sysctl kernel/second registered twice");
+      k.task(TaskSpec.kernelThread("kpatchd", KernelPath.path("kernel/patch.c", "kpatchd").compute(MS).build()));
+    });
+    KernelPath walk = KernelPath.path("fs/test.c", "walk").loop(site, 3, b -> b.compute(MS)).build();
+    Kernel k = up().ksoftirqd(false).declareSites(walk.sites()).patch(first).patch(second)
+        .task(TaskSpec.user("B", RtcProbeRig.busyTask(walk)))
+        .build();
+    k.run(5 * MS);
+    assertThat(ran).containsExactly("first1", "second", "first2", "second");
+    assertThat(k.hookAt(site)).isPresent();
+    assertThat(k.hookAt(new Site("fs/test.c", "walk", "other"))).isEmpty();
+    assertThat(k.sysctl("kernel/second")).isPresent();
+    assertThat(k.sysctl("kernel/none")).isEmpty();
+    assertThat(k.allTasks()).extracting(Task::comm).contains("kpatchd");
+
+    KernelPatch stray = patch("stray", List.of(), List.of(), x -> x.hookSite(
+        new Site("fs/test.c", "walk", "typo"), nop("hook")));
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> up().declareSites(walk.sites()).patch(stray).build())
+        .withMessage("patch stray hooks fs/test.c:walk#typo, a site no path of this kernel has"
+            + " (declared: 1 sites, e.g. fs/test.c:walk#w)");
+  }
+}
