@@ -258,6 +258,7 @@ final class SchedOps {
   @Models(file = "include/linux/low-latency.h", function = "conditional_schedule",
       version = "low-latency 2.4 (2.4.32 copy)")
   static final class CondReschedLock extends Op {
+    private static final int RETAKE = 4; // the phase of the first retake
     final SpinLock[] locks; // outermost first
     final long revalidateNs;
     final Sysctl gate;
@@ -307,19 +308,21 @@ final class SchedOps {
         }
         case 3 -> {
           c.addPreemptCount(PreemptCount.PREEMPT_OFFSET * locks.length, ctx);
-          f.iterationsLeft = 0; // index of the next lock to retake
-          f.phase = 4;
+          f.phase = RETAKE;
         }
-        case 4 -> {
-          while (f.iterationsLeft < locks.length
-              && k.locks.tryAcquire(c, ctx, f, locks[(int) f.iterationsLeft], false)) {
-            f.iterationsLeft++;
+        default -> {
+          // Phase RETAKE + i retakes lock i, outermost first. The frame may be the loop body's
+          // own (a walk that breaks its lock inline, as 2.4.17 shrink_cache does), so nothing
+          // of the loop's (its iteration count) may hold the index.
+          if (f.phase < RETAKE + locks.length) {
+            while (f.phase < RETAKE + locks.length
+                && k.locks.tryAcquire(c, ctx, f, locks[f.phase - RETAKE], false)) {
+              f.phase++;
+            }
+            return;
           }
-          if (f.iterationsLeft == locks.length) {
-            f.phase = 5;
-          }
+          c.compute(f, revalidateNs, true);
         }
-        default -> c.compute(f, revalidateNs, true);
       }
     }
 

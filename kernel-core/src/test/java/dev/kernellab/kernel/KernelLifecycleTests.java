@@ -96,15 +96,14 @@ class KernelLifecycleTests {
 
   /**
    * do_fork: the child gets the next pid, the parent's nice and CPU; a user child of a user
-   * parent gets a copy of its mm, a kernel-thread child none. The parent on cpu1 (pid 1, the
-   * only task: no ksoftirqd) forks twice.
+   * parent gets a copy of its mm. The parent on cpu1 (pid 1, the only task: no ksoftirqd) forks
+   * twice. (A kernel path is not a child's program: kernel threads are boot tasks.)
    */
   @Test
   void aForkedChildGetsTheNextPidAndItsParentsNiceCpuAndAddressSpace() {
     KernelPath childProg = KernelPath.userProgram("child").compute(MS).build();
-    KernelPath kthread = KernelPath.path("kernel/test.c", "kthread").compute(MS).build();
     KernelPath parent = KernelPath.userProgram("parent")
-        .syscall(KernelPath.path("kernel/fork.c", "sys_fork").fork("kid", childProg).fork("kt", kthread).build())
+        .syscall(KernelPath.path("kernel/fork.c", "sys_fork").fork("kid", childProg).fork("kid2", childProg).build())
         .loop("spin", Long.MAX_VALUE, x -> x.compute(MS))
         .build();
     Kernel k = machine(2, new SimpleRoundRobinScheduler()).ksoftirqd(false)
@@ -113,17 +112,16 @@ class KernelLifecycleTests {
     k.run(MS / 2);
     Task p = named(k, "P");
     Task kid = named(k, "kid");
-    Task kt = named(k, "kt");
+    Task kid2 = named(k, "kid2");
     assertThat(p.pid()).isEqualTo(1);
     assertThat(kid.pid()).isEqualTo(2);
-    assertThat(kt.pid()).isEqualTo(3);
+    assertThat(kid2.pid()).isEqualTo(3);
     assertThat(kid.nice()).isEqualTo(-3);
     assertThat(kid.cpu()).isEqualTo(1);
     assertThat(kid.mm()).isNotNull().isNotSameAs(p.mm());
-    assertThat(kt.mm()).isNull();
-    assertThat(kt.isKernelThread()).isTrue();
+    assertThat(kid2.mm()).isNotNull().isNotSameAs(p.mm()).isNotSameAs(kid.mm());
     assertThat(kid.isKernelThread()).isFalse();
-    assertThat(kt.parent()).isSameAs(p);
+    assertThat(kid2.parent()).isSameAs(p);
   }
 
   /**

@@ -68,7 +68,7 @@ class PathListingTests {
         .condReschedLock(List.of(A), 10, null, 1)
         .dropLocksEvery(List.of(A, B), 256, 10)
         .dropLocksEvery(List.of(A), 1, 10)
-        .fork("kid", target("kthread"))
+        .fork("kid", KernelPath.userProgram("kid").compute(1).build())
         .exit()
         .sleepFor(5)
         .nanosleep(Distribution.fixed(7))

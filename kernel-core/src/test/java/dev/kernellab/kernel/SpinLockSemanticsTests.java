@@ -207,9 +207,11 @@ class SpinLockSemanticsTests {
   }
 
   /**
-   * UP: an interrupt handler taking a lock its interrupted task holds does not wait (the 2.4 UP
-   * lock is empty) and its unlock does not free the task's hold: the task still holds L after
-   * the handler, and frees it at its own unlock. Task holds L 0..2 ms; the RTC fires at 1 ms.
+   * UP, lock debugging off: an interrupt handler taking a lock its interrupted task holds does
+   * not wait (the 2.4 UP lock is empty) and its unlock does not free the task's hold: the task
+   * still holds L after the handler, and frees it at its own unlock. Task holds L 0..2 ms; the
+   * RTC fires at 1 ms. With lock debugging on, the same take is a spinlock recursion, as on SMP,
+   * where it would spin for ever.
    */
   @Test
   void onUpAHandlerRetakingTheTasksLockNeitherWaitsNorFreesIt() {
@@ -223,7 +225,18 @@ class SpinLockSemanticsTests {
         .spinUnlock(l)
         .effect("t", c -> seen.add("after@" + c.now() / US + " held=" + l.isHeldExclusive()))
         .build();
-    Kernel kernel = smp(1, null, task).requestIrq(Rtc.IRQ, "rtc", handler, false).build();
+    SpinLock d = SpinLock.spin("L");
+    KernelPath dHandler = KernelPath.path("drivers/char/rtc.c", "rtc_interrupt").spinLock(d).spinUnlock(d).build();
+    Kernel debugged = smp(1, null, k("task").spinLock(d).compute(2 * MS).spinUnlock(d).build())
+        .requestIrq(Rtc.IRQ, "rtc", dHandler, false).build();
+    debugged.simulation().schedule(
+        new Event("rtc", now -> debugged.machine().ioApic().assertLine(Rtc.IRQ)), MS);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> debugged.run(5 * MS))
+        .isInstanceOf(KernelBug.class)
+        .hasMessageContaining("BUG: spinlock recursion: L already held (taken by test/lock.c:task)");
+    Kernel kernel = smp(1, null, task).requestIrq(Rtc.IRQ, "rtc", handler, false)
+        .debugChecks(new DebugChecks(true, false, true, true, true, true))
+        .build();
     kernel.simulation().schedule(
         new Event("rtc", now -> kernel.machine().ioApic().assertLine(Rtc.IRQ)), MS);
     kernel.run(5 * MS);
