@@ -132,7 +132,7 @@ public final class Kernel {
         KernelPath loop =
             KernelPath.of("kernel/softirq.c", "ksoftirqd", false, new TaskOps.Ksoftirqd());
         ksoftirqd[c.id] =
-            spawn(TaskSpec.kernelThread("ksoftirqd_CPU" + c.id, loop).nice(19).onCpu(c.id)
+            spawn(TaskSpec.kernelThread(TaskLifecycle.ksoftirqdComm(c.id), loop).nice(19).onCpu(c.id)
                 .allowedOn(1L << c.id));
       }
     }

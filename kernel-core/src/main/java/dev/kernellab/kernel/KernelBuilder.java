@@ -93,23 +93,24 @@ public final class KernelBuilder {
       throw new IllegalArgumentException("request_irq: IRQ " + irq + " already has a handler ("
           + irqActions.get(irq).name() + "); shared lines are not modelled");
     }
-    if (handler == null) {
-      throw new IllegalArgumentException("request_irq(" + irq + ", " + name + "): no handler (null)");
-    }
-    if (handler.isUser()) {
-      throw new IllegalArgumentException("request_irq(" + irq + ", " + name + "): " + handler
-          + " is a user program; an interrupt handler is a kernel path");
-    }
+    kernelHandler("request_irq(" + irq + ", " + name + ")", handler, "an interrupt handler");
     irqActions.put(irq, new Kernel.IrqAction(name, handler, saInterrupt));
     return this;
   }
 
+  private static void kernelHandler(String call, KernelPath handler, String role) {
+    if (handler == null) {
+      throw new IllegalArgumentException(call + ": no handler (null)");
+    }
+    if (handler.isUser()) {
+      throw new IllegalArgumentException(
+          call + ": " + handler + " is a user program; " + role + " is a kernel path");
+    }
+  }
+
   /** {@code open_softirq(nr, action)}. */
   public KernelBuilder openSoftirq(Softirq s, KernelPath handler) {
-    if (handler == null || handler.isUser()) {
-      throw new IllegalArgumentException("open_softirq(" + s + "): "
-          + (handler == null ? "no handler (null)" : handler + " is a user program; a softirq action is a kernel path"));
-    }
+    kernelHandler("open_softirq(" + s + ")", handler, "a softirq action");
     softirqHandlers.put(s, handler);
     return this;
   }
@@ -270,9 +271,9 @@ public final class KernelBuilder {
     }
     List<String> comms = new ArrayList<>();
     for (int c = 0; c < machine.cpus(); c++) {
-      comms.add("swapper/" + c);
+      comms.add(TaskLifecycle.idleComm(c));
       if (ksoftirqd) {
-        comms.add("ksoftirqd_CPU" + c);
+        comms.add(TaskLifecycle.ksoftirqdComm(c));
       }
     }
     for (TaskSpec t : tasks) {

@@ -112,7 +112,7 @@ final class KernelScheduling extends SchedulerHost {
   boolean wakeUpTask(KernelCpu c, Task t, boolean sync) {
     int saved = enterCpu(c.id);
     boolean woke = scheduler.tryToWakeUp(t, sync);
-    thisCpu = saved;
+    enterCpu(saved);
     if (woke && k.tracer != null) {
       k.tracer.schedWakeup(k.now(), c.id, t);
     }

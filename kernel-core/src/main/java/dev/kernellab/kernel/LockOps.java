@@ -71,8 +71,8 @@ final class LockOps {
         f.phase = 1;
       }
       if (k.locks.tryAcquire(c, ctx, f, lock, read)) {
-        if (!read) {
-          lock.heldForm = form;
+        if (!read && lock.nested == 0) {
+          lock.heldForm = form; // the holder's, not a nested UP re-take's
         }
         f.advance();
       }

@@ -57,7 +57,7 @@ public final class StandaloneSchedulerHost extends SchedulerHost {
     this.idle = new Task[cpus];
     scheduler.attach(this);
     for (int c = 0; c < cpus; c++) {
-      idle[c] = new Task(0, "swapper/" + c, null, true, 1L << c, new SplittableRandom(-c - 1));
+      idle[c] = new Task(0, TaskLifecycle.idleComm(c), null, true, 1L << c, new SplittableRandom(-c - 1));
       idle[c].setCpu(c);
       idle[c].setSchedEntity(scheduler.createEntity(idle[c]));
       scheduler.initIdle(idle[c], c);

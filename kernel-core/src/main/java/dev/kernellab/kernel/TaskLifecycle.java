@@ -32,9 +32,19 @@ final class TaskLifecycle {
     return tasksView;
   }
 
+  /** The comm of {@code cpu}'s idle task. */
+  static String idleComm(int cpu) {
+    return "swapper/" + cpu;
+  }
+
+  /** The comm of {@code cpu}'s ksoftirqd (2.4.17 kernel/softirq.c {@code ksoftirqd_CPU%d}). */
+  static String ksoftirqdComm(int cpu) {
+    return "ksoftirqd_CPU" + cpu;
+  }
+
   /** The idle task of {@code cpu} ({@code init_idle}), running {@code idlePath}. */
   Task newIdle(int cpu, KernelPath idlePath) {
-    Task idle = newTask(0, "swapper/" + cpu, null, true, 1L << cpu, "idle" + cpu);
+    Task idle = newTask(0, idleComm(cpu), null, true, 1L << cpu, "idle" + cpu);
     idle.setCpu(cpu);
     idle.setSchedEntity(scheduler.createEntity(idle));
     scheduler.initIdle(idle, cpu);
