@@ -144,19 +144,11 @@ public final class Kernel24Paths {
 
   private static final class AllSites {
     // Sites are values: one list serves every kernel.
-    static final List<Site> SITES = union(
-        new Kernel24Paths(PathParams.defaults()).sites(),
-        new Kernel24Paths(PathParams.defaults().withFramebufferConsole()).sites());
-
-    private static List<Site> union(List<Site> a, List<Site> b) {
-      List<Site> out = new ArrayList<>(a);
-      for (Site s : b) {
-        if (!out.contains(s)) {
-          out.add(s);
-        }
-      }
-      return List.copyOf(out);
-    }
+    static final List<Site> SITES = java.util.stream.Stream.concat(
+            new Kernel24Paths(PathParams.defaults()).sites().stream(),
+            new Kernel24Paths(PathParams.defaults().withFramebufferConsole()).sites().stream())
+        .distinct()
+        .toList();
   }
 
   /** The 2.4.17 kernel threads the catalog models: kswapd, bdflush, kupdated. */
