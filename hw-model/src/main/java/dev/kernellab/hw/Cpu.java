@@ -153,7 +153,8 @@ public final class Cpu {
 
   /** True if a requested vector would be accepted now (IF set, priority above in-service). */
   public boolean hasDeliverableInterrupt() {
-    if (!interruptsEnabled) {
+    if (!interruptsEnabled || (irr[0] | irr[1] | irr[2] | irr[3]) == 0) {
+      // Asked before every kernel step; nothing requested is the common answer.
       return false;
     }
     int pending = highest(irr);

@@ -31,7 +31,8 @@ import picocli.CommandLine.Model.CommandSpec;
           + " (for the JIT), on this thread alone, timing the run and not the kernel's composition."
           + " Reports engine events and interpreter"
           + " operations per simulated second (deterministic), wall ns per event and its ratio to"
-          + " a bare heap's hold operation, the real-time factor, the allocation rate, the"
+          + " a bare heap's hold operation, the real-time factor, the share of the wall time the"
+          + " run was on a CPU (below 100 % on a machine shared with others), the allocation rate, the"
           + " peak heap and the heap the run keeps (live, after a collection).",
       ""
     },
@@ -80,7 +81,7 @@ final class BenchCommand implements Callable<Integer> {
 
   /** One measured run. */
   record Row(String workload, String config, long simulatedNs, long events, long queued, long ops, long wallNs,
-      long allocatedBytes, long peakHeapBytes, long liveHeapBytes) {
+      long cpuNs, long allocatedBytes, long peakHeapBytes, long liveHeapBytes) {
 
     double eventsPerSimS() {
       return events / (simulatedNs / 1e9);
@@ -96,6 +97,11 @@ final class BenchCommand implements Callable<Integer> {
 
     double nsPerEvent() {
       return (double) wallNs / Math.max(1, events);
+    }
+
+    /** The share of the wall time this thread ran: below 100 % on a machine shared with others. */
+    double onCpuPct() {
+      return 100.0 * cpuNs / Math.max(1, wallNs);
     }
 
     double realtimeFactor() {
@@ -125,21 +131,22 @@ final class BenchCommand implements Callable<Integer> {
         scheduler, cpus, cpus == 1 ? "" : "s", Durations.simulated(durationNs), Durations.simulated(warmupNs));
     double heapNs = holdNsPerOp();
     out.printf(Locale.ROOT, "yardstick: a bare heap of %d long keys holds at %.1f ns per operation%n%n", HOLD_SIZE, heapNs);
-    out.printf(Locale.ROOT, "%-12s %-15s %12s %12s %12s %9s %8s %10s %10s %8s %8s%n", "workload", "config",
-        "events/sim-s", "queued/sim-s", "ops/sim-s", "ns/event", "x heap", "real time", "alloc MB/s", "peak MB", "live MB");
+    out.printf(Locale.ROOT, "%-12s %-15s %12s %12s %12s %9s %8s %10s %7s %10s %8s %8s%n", "workload", "config",
+        "events/sim-s", "queued/sim-s", "ops/sim-s", "ns/event", "x heap", "real time", "on-cpu", "alloc MB/s", "peak MB",
+        "live MB");
     out.flush();
     for (Experiment e : es) {
       run(e.withDuration(warmupNs));
       Row r = run(e);
-      out.printf(Locale.ROOT, "%-12s %-15s %,12.0f %,12.0f %,12.0f %9.1f %8.1f %9.1fx %10.2f %8.1f %8.1f%n",
+      out.printf(Locale.ROOT, "%-12s %-15s %,12.0f %,12.0f %,12.0f %9.1f %8.1f %9.1fx %6.0f%% %10.2f %8.1f %8.1f%n",
           r.workload(), r.config(), r.eventsPerSimS(), r.queuedPerSimS(), r.opsPerSimS(), r.nsPerEvent(), r.nsPerEvent() / heapNs, r.realtimeFactor(),
-          r.allocMbPerWallS(), r.peakHeapBytes() / 1e6, r.liveHeapBytes() / 1e6);
+          r.onCpuPct(), r.allocMbPerWallS(), r.peakHeapBytes() / 1e6, r.liveHeapBytes() / 1e6);
       out.flush();
     }
     return 0;
   }
 
-  /** Runs {@code e} on this thread, measuring the run's wall time and allocation, and the peak heap. */
+  /** Runs {@code e} on this thread, measuring the run's wall and CPU time, its allocation, and the peak heap. */
   static Row run(Experiment e) {
     ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
     List<MemoryPoolMXBean> heap = ManagementFactory.getMemoryPoolMXBeans().stream()
@@ -150,9 +157,11 @@ final class BenchCommand implements Callable<Integer> {
     Kernel k = c.kernel();
     // the run alone: composing the kernel (the catalog, the page cache's arrays) is set-up
     long alloc0 = threads.getCurrentThreadAllocatedBytes();
+    long cpu0 = threads.getCurrentThreadCpuTime();
     long wall0 = System.nanoTime();
     k.run(e.durationNs());
     long wall = System.nanoTime() - wall0;
+    long cpu = threads.getCurrentThreadCpuTime() - cpu0;
     long alloc = threads.getCurrentThreadAllocatedBytes() - alloc0;
     long peak = heap.stream().mapToLong(p -> p.getPeakUsage().getUsed()).sum();
     // what the run keeps, with the kernel still reachable: the figure that must not grow with
@@ -161,7 +170,7 @@ final class BenchCommand implements Callable<Integer> {
     long live = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     java.lang.ref.Reference.reachabilityFence(k);
     return new Row(e.workload(), e.config(), k.now(), k.simulation().eventsFired(),
-        k.simulation().eventsFired() - k.simulation().eventsFiredInline(), k.opsExecuted(), wall, alloc, peak, live);
+        k.simulation().eventsFired() - k.simulation().eventsFiredInline(), k.opsExecuted(), wall, cpu, alloc, peak, live);
   }
 
   /**
