@@ -295,6 +295,26 @@ public final class Cpu {
     sim.scheduleAfter(segmentEnd, ns);
   }
 
+  /**
+   * Ends now the compute segment just started, if it skips the queue and is still the next
+   * event: the clock moves to its end, the events it stands for are counted, and the CPU is
+   * between segments again, exactly as if the handler that started it had returned and this
+   * CPU's segment-end loop had run the end (without a listener call: the caller goes on as its
+   * listener would). The kernel's interpreter calls it right after starting a segment, so one
+   * loop runs a whole burst of inline segments. Returns false, changing nothing, otherwise.
+   */
+  public boolean finishInlineCompute() {
+    if (inlineEndNs < 0 || !sim.nextToFire(inlineEndNs)) {
+      return false;
+    }
+    long end = inlineEndNs;
+    inlineEndNs = -1;
+    sim.fireInline(end, inlineSegments);
+    computeNs += sim.now() - segmentStartNs;
+    segment = Segment.NONE;
+    return true;
+  }
+
   /** Starts busy-waiting (a contended spinlock); ends with {@link #stopSegment()}. */
   public void startSpin() {
     begin(Segment.SPIN);

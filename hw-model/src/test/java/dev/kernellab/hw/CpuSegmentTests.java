@@ -369,4 +369,44 @@ class CpuSegmentTests {
     sim.runUntil(10_000);
     assertThat(window[0]).isEqualTo(Long.MIN_VALUE);
   }
+
+  /**
+   * A segment started in a segment-end handler, with the next armed event at 5000, may be
+   * ended by the kernel itself: from 1000, 1500 ends at 2500 and 2000 more at 4500, the clock
+   * and the event count move as they would through the queue (1 queued end, then 2 inline),
+   * and the CPU is between segments after each. One that would end at 5000 or later is not
+   * the next event, and one started outside a segment end never ends inline.
+   */
+  @Test
+  void theKernelMayEndAnInlineSegmentItselfOnlyWhileItIsTheNextEvent() {
+    Machine m = machine(1);
+    Simulation sim = m.simulation();
+    Script k = new Script(sim);
+    m.attach(k);
+    Cpu c = m.cpu(0);
+    at(m, 5_000, () -> { });
+    List<String> seen = new ArrayList<>();
+    boolean[] first = {true};
+    k.onFinish = cpu -> {
+      if (!first[0]) {
+        cpu.halt();
+        return;
+      }
+      first[0] = false;
+      cpu.startCompute(1_500);
+      seen.add(cpu.finishInlineCompute() + "@" + sim.now() + " " + cpu.segment() + " fired " + sim.eventsFired());
+      cpu.startCompute(2_000);
+      seen.add(cpu.finishInlineCompute() + "@" + sim.now() + " " + cpu.segment() + " fired " + sim.eventsFired());
+      cpu.startCompute(500); // 4500 + 500 = 5000: after the event armed for 5000
+      seen.add(cpu.finishInlineCompute() + "@" + sim.now() + " " + cpu.segment());
+    };
+    c.startCompute(1_000);
+    assertThat(c.finishInlineCompute()).as("not started in a segment end").isFalse();
+    sim.runUntil(10_000);
+    assertThat(seen).containsExactly(
+        "true@2500 NONE fired 2", "true@4500 NONE fired 3", "false@4500 COMPUTE");
+    assertThat(k.log).containsExactly("1000: end", "5000: end");
+    assertThat(c.computeNs()).isEqualTo(5_000);
+    assertThat(sim.eventsFiredInline()).isEqualTo(2);
+  }
 }
