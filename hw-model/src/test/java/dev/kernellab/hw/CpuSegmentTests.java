@@ -409,4 +409,115 @@ class CpuSegmentTests {
     assertThat(c.computeNs()).isEqualTo(5_000);
     assertThat(sim.eventsFiredInline()).isEqualTo(2);
   }
+
+
+  @Test
+  void spinTimeGrowsWhileTheSpinRuns() {
+    Machine m = machine(1);
+    Cpu c = m.cpu(0);
+    m.attach(new Script(m.simulation()));
+    at(m, 1_000, c::startSpin);
+    m.simulation().runUntil(3_500);
+    assertThat(c.segment()).isEqualTo(Cpu.Segment.SPIN);
+    assertThat(c.spinNs()).as("spinning since 1000").isEqualTo(2_500);
+    assertThat(c.computeNs()).isZero();
+    assertThat(c.haltNs()).isZero();
+  }
+
+  @Test
+  void severalSegmentsAsOneMayEndAtTheLastInstantOfTheWindow() {
+    Machine m = machine(1);
+    Simulation sim = m.simulation();
+    Script k = new Script(sim);
+    m.attach(k);
+    at(m, 5_000, () -> { });
+    boolean[] first = {true};
+    k.onFinish = cpu -> {
+      if (first[0]) {
+        first[0] = false;
+        cpu.startCompute(3_999, 3); // from 1000: ends at 4999, the window's last instant
+      } else {
+        cpu.halt();
+      }
+    };
+    m.cpu(0).startCompute(1_000);
+    sim.runUntil(10_000);
+    assertThat(k.log).containsExactly("1000: end", "4999: end");
+    assertThat(sim.eventsFiredInline()).isEqualTo(3);
+  }
+
+  /**
+   * A run of segments counted as one is only correct if nothing happens before its end; the
+   * listener arming an event in between (after starting it) is a kernel bug, reported.
+   */
+  @Test
+  void anEventArmedInsideARunOfSegmentsIsRefused() {
+    Machine m = machine(1);
+    Simulation sim = m.simulation();
+    Script k = new Script(sim);
+    m.attach(k);
+    boolean[] first = {true};
+    k.onFinish = cpu -> {
+      if (first[0]) {
+        first[0] = false;
+        cpu.startCompute(3_000, 3); // from 1000 to 4000, within the open window
+        at(m, 2_000, () -> { }); // ...and then something before its end
+      } else {
+        cpu.halt();
+      }
+    };
+    m.cpu(0).startCompute(1_000);
+    assertThatIllegalStateException()
+        .isThrownBy(() -> sim.runUntil(10_000))
+        .withMessage("cpu0: an event was armed inside a run of segments");
+  }
+
+  @Test
+  void aZeroLengthSegmentEndingWithoutTheQueueAtTimeZeroCanBeStoppedAtOnce() {
+    Machine m = machine(1);
+    Simulation sim = m.simulation();
+    Script k = new Script(sim);
+    m.attach(k);
+    long[] left = {-1};
+    boolean[] first = {true};
+    k.onFinish = cpu -> {
+      if (first[0]) {
+        first[0] = false;
+        cpu.startCompute(0); // at 0, nothing armed: its end at 0 skips the queue
+        left[0] = cpu.stopSegment();
+      }
+      cpu.halt();
+    };
+    m.cpu(0).startCompute(0);
+    sim.runUntil(10);
+    assertThat(left[0]).isZero();
+    assertThat(k.log).containsExactly("0: end");
+    assertThat(m.cpu(0).segment()).isEqualTo(Cpu.Segment.HALT);
+  }
+
+  /** An interrupt whose delivery is already armed for this instant closes the window. */
+  @Test
+  void thereIsNoWindowWhileALateDeliveryIsArmed() {
+    Machine m = machine(1);
+    Simulation sim = m.simulation();
+    Script k = new Script(sim);
+    m.attach(k);
+    long[] window = {0};
+    boolean[] first = {true};
+    k.onFinish = cpu -> {
+      if (first[0]) {
+        first[0] = false;
+        cpu.sti();
+        cpu.raise(VECTOR); // between segments: pending
+        cpu.startSpin(); // not taken by the kernel: its delivery is armed for now
+        cpu.stopSegment();
+        cpu.cli(); // no longer deliverable, but the delivery event is still armed
+        window[0] = cpu.inlineComputeUntil();
+      }
+      cpu.halt();
+    };
+    m.cpu(0).startCompute(1_000);
+    sim.runUntil(10_000);
+    assertThat(window[0]).isEqualTo(Long.MIN_VALUE);
+  }
 }

@@ -122,6 +122,11 @@ class HardwareLimitsTests {
     m.simulation().runUntil(2_000);
     assertThat(m.localApic(1).ipisReceived()).isEqualTo(2);
     assertThat(m.localApic(1).cpu()).isSameAs(m.cpu(1));
+    m.cpu(0).sti();
+    m.cpu(0).halt();
+    m.sendIpi(1, 0, Vectors.RESCHEDULE_VECTOR); // CPU 0 is a CPU too
+    m.simulation().runUntil(3_000);
+    assertThat(m.localApic(0).ipisReceived()).isEqualTo(1);
   }
 
   /** The 8254's 16-bit counter: a divisor of 1..65536, 0 being 65536 on the chip. */
@@ -161,6 +166,11 @@ class HardwareLimitsTests {
     assertThatIllegalArgumentException()
         .isThrownBy(() -> m.localApic(0).startTimer(0))
         .withMessage("timer period must be > 0, got 0/1 ns");
+    PeriodicTimer noDenominator = new PeriodicTimer(m.simulation(), "t", now -> { });
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> noDenominator.start(1_000, 0))
+        .withMessage("timer period must be > 0, got 1000/0 ns");
+    assertThat(noDenominator.running()).isFalse();
     m.localApic(0).startTimer(1_000);
     m.simulation().runUntil(2_500); // ticks at 1000, 2000
     m.localApic(0).startTimer(1_000); // re-phased: next at 3500, not 3000

@@ -111,6 +111,10 @@ class IdeDiskCommandTests {
     assertThat(b.startedNs()).isEqualTo(a.completedNs());
     assertThat(b.completedNs()).isEqualTo(b.startedNs() + b.serviceNs());
     assertThat(b.serviceNs()).isPositive();
+    // Handed back, a request may go again: stamped with the instant of its new submission.
+    disk.submit(a.set(8, 8, false));
+    assertThat(a.submittedNs()).isEqualTo(1_000_000_000L);
+    assertThat(a.startedNs()).as("the drive is idle: started at once").isEqualTo(1_000_000_000L);
   }
 
   /**

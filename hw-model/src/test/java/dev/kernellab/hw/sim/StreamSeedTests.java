@@ -63,6 +63,16 @@ class StreamSeedTests {
     assertThatIllegalArgumentException().isThrownBy(() -> sim.runUntil(9)).withMessageContaining("already at 10");
     sim.runUntil(10);
     assertThat(sim.now()).isEqualTo(10);
+    // step() fires exactly the earliest event, moves the clock to it, and says it did.
+    Event g = new Event("g", now -> { });
+    sim.schedule(f, 40);
+    sim.schedule(g, 30);
+    assertThat(sim.step()).as("g at 30").isTrue();
+    assertThat(sim.now()).isEqualTo(30);
+    assertThat(sim.pendingEvents()).isEqualTo(1);
+    assertThat(sim.step()).as("f at 40").isTrue();
+    assertThat(sim.step()).as("nothing left").isFalse();
+    assertThat(sim.eventsFired()).isEqualTo(4);
   }
 
   @Test
