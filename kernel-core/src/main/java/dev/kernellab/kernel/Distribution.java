@@ -142,31 +142,45 @@ public sealed interface Distribution {
                 + values.length + " values, " + weights.length + " weights");
       }
       double sum = 0;
+      int lastDrawn = -1;
       for (int i = 0; i < values.length; i++) {
-        if (values[i] < 0 || !(weights[i] >= 0)) {
+        if (values[i] < 0) {
           throw new IllegalArgumentException(
-              "empirical entry " + i + ": value must be >= 0 and weight >= 0");
+              "empirical entry " + i + ": value must be >= 0, got " + values[i]);
+        }
+        // An infinite weight would turn the shares into NaN and silently never be drawn.
+        if (!(weights[i] >= 0) || Double.isInfinite(weights[i])) {
+          throw new IllegalArgumentException(
+              "empirical entry " + i + ": weight must be finite and >= 0, got " + weights[i]);
         }
         sum += weights[i];
+        if (weights[i] > 0) {
+          lastDrawn = i;
+        }
       }
       if (!(sum > 0)) {
         throw new IllegalArgumentException("empirical weights sum to zero");
+      }
+      if (Double.isInfinite(sum)) {
+        throw new IllegalArgumentException("empirical weights sum beyond a double's range, got " + sum);
       }
       values = values.clone();
       double[] cumulative = new double[weights.length];
       double acc = 0;
       for (int i = 0; i < weights.length; i++) {
         acc += weights[i] / sum;
-        cumulative[i] = acc;
+        // Rounding can leave the running share short of 1: the last entry with weight closes
+        // the table, so no draw falls through to a zero-weight entry after it.
+        cumulative[i] = i >= lastDrawn ? 1.0 : acc;
       }
-      cumulative[cumulative.length - 1] = 1.0;
       weights = cumulative;
     }
 
     @Override
     public long sample(SplittableRandom random) {
       double u = random.nextDouble();
-      for (int i = 0; i < weights.length; i++) {
+      // The entries from the last one with weight on all close at 1.0 > u: the scan stops there.
+      for (int i = 0; i < weights.length - 1; i++) {
         if (u < weights[i]) {
           return values[i];
         }

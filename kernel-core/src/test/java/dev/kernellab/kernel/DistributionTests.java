@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.function.DoubleFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -114,5 +118,121 @@ class DistributionTests {
     assertThat(d).isEqualTo(same).hasSameHashCodeAs(same).hasToString("Empirical[1, 2]");
     assertThat(d).isNotEqualTo(Distribution.empirical(new long[] {1, 2}, new double[] {1, 3}));
     assertThat(d).isNotEqualTo(Distribution.empirical(new long[] {1, 3}, new double[] {1, 1}));
+  }
+
+  // ---- the table's edges, draw by draw ---------------------------------------------------------
+
+  /**
+   * A stream whose first nextDouble() is exactly {@code u}: SplittableRandom(seed) returns
+   * {@code mix64(seed + GOLDEN_GAMMA) >>> 11} times 2^-53 (java.util.SplittableRandom, JDK 17),
+   * and mix64 is a bijection, so the seed for a chosen first draw is its inverse. The result
+   * is checked, so a JDK with another generator fails here, not in the assertion after it.
+   */
+  private static SplittableRandom firstDrawIs(double u) {
+    long bits = (long) (u * 0x1.0p53) << 11;
+    long z = bits;
+    z = unxorshift(z, 31);
+    z *= inverse(0x94d049bb133111ebL);
+    z = unxorshift(z, 27);
+    z *= inverse(0xbf58476d1ce4e5b9L);
+    z = unxorshift(z, 30);
+    long seed = z - 0x9e3779b97f4a7c15L;
+    assertThat(new SplittableRandom(seed).nextDouble()).as("first draw of the crafted stream").isEqualTo(u);
+    return new SplittableRandom(seed);
+  }
+
+  private static long unxorshift(long y, int shift) {
+    long x = y;
+    for (int i = 0; i < 64 / shift + 1; i++) {
+      x = y ^ (x >>> shift);
+    }
+    return x;
+  }
+
+  private static long inverse(long odd) {
+    long x = odd; // Newton's iteration doubles the correct low bits: 3, 6, 12, 24, 48, 96
+    for (int i = 0; i < 5; i++) {
+      x *= 2 - odd * x;
+    }
+    return x;
+  }
+
+  /** The draw just below {@code u}: nextDouble() draws multiples of 2^-53. */
+  private static double below(double u) {
+    return u - 0x1.0p-53;
+  }
+
+  private static final double LAST_BELOW_ONE = below(1.0);
+
+  @Test
+  void aSingleValueTableIsThatValueWhateverTheDrawAndHoweverSmallItsWeight() {
+    Distribution d = Distribution.empirical(new long[] {4_096}, new double[] {1e-300});
+    assertThat(draw(d, 11)).containsOnly(4_096L);
+    assertThat(d.sample(firstDrawIs(0.0))).isEqualTo(4_096);
+    assertThat(d.sample(firstDrawIs(LAST_BELOW_ONE))).isEqualTo(4_096);
+    assertThat(d.mean()).isEqualTo(4_096.0);
+  }
+
+  @Test
+  void equalWeightsSplitTheUnitIntervalIntoEqualQuarters() {
+    // Four equal weights: the draw u in [0, 1) picks values[floor(4u)], exactly (4u is exact).
+    long[] values = {3, 5, 7, 11};
+    Distribution d = Distribution.empirical(values, new double[] {2.5, 2.5, 2.5, 2.5});
+    SplittableRandom same = new SplittableRandom(12);
+    SplittableRandom r = new SplittableRandom(12);
+    for (int i = 0; i < 1_000; i++) {
+      assertThat(d.sample(r)).isEqualTo(values[(int) (same.nextDouble() * 4)]);
+    }
+    assertThat(d.mean()).isEqualTo((3 + 5 + 7 + 11) / 4.0);
+    DoubleFunction<Long> at = u -> d.sample(firstDrawIs(u));
+    assertThat(List.of(at.apply(0.0), at.apply(0.25), at.apply(0.5), at.apply(0.75)))
+        .as("each quarter starts at its boundary").containsExactly(3L, 5L, 7L, 11L);
+    assertThat(List.of(at.apply(below(0.25)), at.apply(below(0.5)),
+        at.apply(below(0.75)), at.apply(LAST_BELOW_ONE)))
+        .as("and ends just below the next one").containsExactly(3L, 5L, 7L, 11L);
+  }
+
+  @Test
+  void aZeroWeightEntryIsNeverDrawnEvenAtTheEdgesOfTheUnitInterval() {
+    // First entry weightless: its share is [0, 0), empty, so u = 0 already picks the second.
+    Distribution head = Distribution.empirical(new long[] {1, 2}, new double[] {0, 1});
+    assertThat(head.sample(firstDrawIs(0.0))).isEqualTo(2);
+    // Weightless tail after shares that round short of 1 (0.01 + 0.2 + 0.9 of 1.11 sums to
+    // 1 - 2^-53 in doubles): the last draw below 1 belongs to 30, not to the weightless 40.
+    Distribution tail = Distribution.empirical(new long[] {10, 20, 30, 40}, new double[] {0.01, 0.2, 0.9, 0});
+    assertThat(tail.sample(firstDrawIs(LAST_BELOW_ONE))).isEqualTo(30);
+    assertThat(tail.sample(firstDrawIs(0.0))).isEqualTo(10);
+    assertThat(tail.mean()).isCloseTo((10 * 0.01 + 20 * 0.2 + 30 * 0.9) / 1.11, within(1e-9));
+    Distribution middle = Distribution.empirical(new long[] {1, 2, 3}, new double[] {1, 0, 1});
+    assertThat(middle.sample(firstDrawIs(0.5))).as("the empty share [0.5, 0.5) is skipped").isEqualTo(3);
+    assertThat(middle.sample(firstDrawIs(below(0.5)))).isEqualTo(1);
+  }
+
+  @Test
+  void aBadEmpiricalEntryIsRefusedAtConstructionNamingTheEntryAndItsValue() {
+    List<String> messages = new ArrayList<>();
+    for (double w : new double[] {-1, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+      assertThatIllegalArgumentException()
+          .isThrownBy(() -> Distribution.empirical(new long[] {1, 2}, new double[] {1, w}))
+          .satisfies(e -> messages.add(e.getMessage()));
+    }
+    assertThat(messages).containsExactly(
+        "empirical entry 1: weight must be finite and >= 0, got -1.0",
+        "empirical entry 1: weight must be finite and >= 0, got NaN",
+        "empirical entry 1: weight must be finite and >= 0, got Infinity",
+        "empirical entry 1: weight must be finite and >= 0, got -Infinity");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> Distribution.empirical(new long[] {0, -5}, new double[] {1, 1}))
+        .withMessage("empirical entry 1: value must be >= 0, got -5");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> Distribution.empirical(new long[] {1, 2}, new double[] {Double.MAX_VALUE, Double.MAX_VALUE}))
+        .withMessage("empirical weights sum beyond a double's range, got Infinity");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> Distribution.empirical(new long[] {}, new double[] {}))
+        .withMessage("empirical table needs as many weights as values (and at least one), got 0 values, 0 weights");
+    // The largest finite weights that still sum within range are a fair table.
+    Distribution big = Distribution.empirical(new long[] {1, 2}, new double[] {Double.MAX_VALUE / 2, Double.MAX_VALUE / 2});
+    assertThat(big.sample(firstDrawIs(below(0.5)))).isEqualTo(1);
+    assertThat(big.sample(firstDrawIs(0.5))).isEqualTo(2);
   }
 }
