@@ -25,6 +25,13 @@ import java.util.TreeMap;
  */
 public final class KernelBuilder {
 
+  /**
+   * The one rule for {@link KernelPatch#name()}: a configuration joins names with {@code +}
+   * ({@code preempt+lowlat}) and a patch's switch may be {@code kernel/<name>}, so neither
+   * '+', '/' nor blanks; '_' as in kernel identifiers ({@code test-hook-prune_dcache}).
+   */
+  private static final java.util.regex.Pattern PATCH_NAME = java.util.regex.Pattern.compile("[a-z][a-z0-9_-]*");
+
   /** HZ of i386 in 2.4 and in 2.5 before 2.5.25. */
   public static final int DEFAULT_HZ = 100;
 
@@ -67,9 +74,20 @@ public final class KernelBuilder {
     return scheduler(SchedulerProvider.create(name));
   }
 
-  /** Applies {@code patch} at build time (each patch at most once). */
+  /**
+   * Applies {@code patch} at build time (each patch at most once).
+   *
+   * @throws IllegalArgumentException if its {@link KernelPatch#name() name} breaks the rule
+   *     stated there
+   */
   public KernelBuilder patch(KernelPatch patch) {
-    patches.add(Objects.requireNonNull(patch, "patch"));
+    Objects.requireNonNull(patch, "patch");
+    String name = patch.name();
+    if (name == null || !PATCH_NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException("patch name " + (name == null ? "null" : "'" + name + "'")
+          + ": a patch name is a lower-case letter, then lower-case letters, digits, '_' or '-'");
+    }
+    patches.add(patch);
     return this;
   }
 

@@ -10,7 +10,10 @@ package dev.kernellab.kernel;
  */
 public interface KernelPatch {
 
-  /** The name users pass, e.g. {@code "preempt"}. */
+  /**
+   * The name users pass, e.g. {@code "preempt"}: a lower-case letter, then lower-case letters,
+   * digits, '_' or '-' ({@link KernelBuilder#patch(KernelPatch)} refuses any other).
+   */
   String name();
 
   /** Applies the patch to the kernel being built. */

@@ -54,6 +54,31 @@ class KernelBuilderRulesTests {
     };
   }
 
+  /**
+   * KernelPatch.name()'s rule: a lower-case letter, then lower-case letters, digits, '_' or
+   * '-'. Every patch this project ships or tests passes ({@code preempt}, {@code lowlat},
+   * {@code lockbreak}, {@code ll-preempt}, {@code test-hook-prune_dcache}); a '+' (the
+   * configuration separator), a '/' (the sysctl's), a blank, an upper-case or leading
+   * digit or dash does not, refused when the builder takes the patch.
+   */
+  @Test
+  void aPatchNameIsALowerCaseLetterThenLettersDigitsUnderscoresOrDashes() {
+    for (String ok : List.of("preempt", "lowlat", "lockbreak", "ll-preempt", "test-hook-prune_dcache", "p", "x2")) {
+      KernelBuilder b = up();
+      b.patch(patch(ok, List.of(), List.of(), k -> {}));
+      assertThat(b.patchNames()).as(ok).containsExactly(ok);
+    }
+    for (String bad : List.of("", "Preempt", "preempt+lowlat", "kernel/lowlat", "my lat", "2fast", "-x", "_x", "lowlat.2")) {
+      assertThatIllegalArgumentException().as("'%s'", bad)
+          .isThrownBy(() -> up().patch(patch(bad, List.of(), List.of(), k -> {})))
+          .withMessage("patch name '" + bad + "': a patch name is a lower-case letter, then lower-case letters,"
+              + " digits, '_' or '-'");
+    }
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> up().patch(patch(null, List.of(), List.of(), k -> {})))
+        .withMessage("patch name null: a patch name is a lower-case letter, then lower-case letters, digits, '_' or '-'");
+  }
+
   @Test
   void requestIrqTakesLines0To23EachOnce() {
     KernelBuilder b = up();

@@ -26,7 +26,8 @@ public final class SiteHookPatch implements KernelPatch {
 
   @Override
   public String name() {
-    return "test-hook-" + site.key();
+    // A site key has '/', '.', ':' and '#', which a patch name may not.
+    return "test-hook-" + site.key().toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9_]+", "-");
   }
 
   @Override

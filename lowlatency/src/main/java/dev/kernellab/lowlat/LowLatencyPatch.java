@@ -11,6 +11,7 @@ import dev.kernellab.paths.CatalogPatch;
 import dev.kernellab.paths.Kernel24Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -76,9 +77,6 @@ public final class LowLatencyPatch implements CatalogPatch {
 
   private LowLatencyPatch(String name, List<PatchedSite> table,
       Optional<Function<String, SpinLock>> locks, boolean enabledAtBoot) {
-    if (name == null || !name.matches("[a-z][a-z0-9-]*")) {
-      throw new IllegalArgumentException("a patch name is lower case letters, digits and '-', got " + name);
-    }
     this.name = name;
     this.table = List.copyOf(table);
     this.locks = locks;
@@ -113,10 +111,11 @@ public final class LowLatencyPatch implements CatalogPatch {
   /**
    * The same mechanism under another name, with its own switch {@code kernel/<name>}: so that
    * an experiment's table can be applied beside the real {@value #NAME} (two patches of one
-   * name, or one sysctl registered twice, are refused by the builder).
+   * name, or one sysctl registered twice, are refused by the builder, as is a name that breaks
+   * {@link KernelPatch#name()}'s rule).
    */
   public LowLatencyPatch named(String patchName) {
-    return new LowLatencyPatch(patchName, table, locks, enabledAtBoot);
+    return new LowLatencyPatch(Objects.requireNonNull(patchName, "patchName"), table, locks, enabledAtBoot);
   }
 
   /** The run-time switch this patch registers: {@value #SYSCTL} for {@value #NAME}. */

@@ -172,7 +172,9 @@ class PatchedSiteTests {
     assertThat(k.sysctl("kernel/mylat")).isPresent();
     assertThat(k.hookAt(free)).isPresent();
     assertThat(k.hookAt(patched.get(0))).isPresent();
-    assertThatIllegalArgumentException().isThrownBy(() -> exp.named("My Lat"))
-        .withMessageContaining("lower case letters");
+    // The name rule is kernel-core's, applied where the builder takes the patch.
+    assertThatIllegalArgumentException().isThrownBy(() -> builder.get().patch(exp.named("My Lat")))
+        .withMessage("patch name 'My Lat': a patch name is a lower-case letter, then lower-case letters, digits,"
+            + " '_' or '-'");
   }
 }
