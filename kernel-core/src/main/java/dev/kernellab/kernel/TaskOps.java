@@ -388,12 +388,26 @@ final class TaskOps {
     }
   }
 
-  /** {@code ksoftirqd}: run pending softirqs, reschedule if asked, else sleep. */
+  /**
+   * {@code ksoftirqd}: {@code while (softirq_pending(cpu)) { do_softirq(); if
+   * (current->need_resched) schedule(); }}, then sleep until woken.
+   */
   @Models(file = "kernel/softirq.c", function = "ksoftirqd", version = "2.4.17")
   static final class Ksoftirqd extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      if (f.phase == 1) {
+        // Back from a do_softirq() pass: 2.4.17 looks at need_resched after every pass, before
+        // softirq_pending again, so a softirq that keeps raising itself cannot keep the thread
+        // on the CPU past its slice.
+        f.phase = 0;
+        if (c.current.needResched()) {
+          k.sched.callSchedule(c, ctx);
+          return;
+        }
+      }
       if (c.softirqPending != 0) {
+        f.phase = 1;
         k.interrupts.pushSoftirqContext(c);
         return;
       }

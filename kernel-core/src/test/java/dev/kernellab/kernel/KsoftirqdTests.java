@@ -130,4 +130,29 @@ class KsoftirqdTests {
         at(tick(4), "B"), at(tick(5), "B"), at(tick(5) + NET_RX, "ksoftirqd_CPU0"));
     assertThat(k.task("ksoftirqd_CPU0").orElseThrow().state()).isEqualTo(TaskState.INTERRUPTIBLE);
   }
+
+  @Test
+  void ksoftirqdWhoseSliceEndsSchedulesAfterThePassItIsInEvenWithTheSoftirqStillPending() {
+    // ksoftirqd(): while (softirq_pending(cpu)) { do_softirq(); if (current->need_resched)
+    // schedule(); }. NET_RX raises itself for ever. As above, ksoftirqd gets the CPU at
+    // tick 5 + 10 us and runs NET_RX back to back, 10 us apart (a tick inside a run finds
+    // in_interrupt(): its HI waits for that call's restart, which runs NET_RX once more too,
+    // still back to back). Its own 5-tick slice ends at tick 10 (100 001 676 ns), inside the
+    // 5000th run (from tick 5 + 50 000 us = 100 000 838 ns); that call restarts for HI and runs
+    // a 5001st; then need_resched is seen, and B, ahead of it in the queue since tick 10, runs
+    // from 100 020 838 ns, NET_RX still pending, until tick 11's exit runs NET_RX in B's time.
+    List<String> seen = new ArrayList<>();
+    Kernel k = boot(TaskSpec.user("B", busyForEver()), Integer.MAX_VALUE, seen);
+    k.run(tick(11) + MS);
+    List<String> inKsoftirqd = seen.stream().filter(x -> x.endsWith("ksoftirqd_CPU0")).toList();
+    assertThat(seen.subList(0, 6)).containsExactly(
+        at(1_000 * US, "B"), at(tick(1), "B"), at(tick(2), "B"), at(tick(3), "B"),
+        at(tick(4), "B"), at(tick(5), "B"));
+    assertThat(inKsoftirqd).hasSize(5_001);
+    for (int m = 1; m <= 5_001; m += 1_000) {
+      assertThat(inKsoftirqd.get(m - 1)).isEqualTo(at(tick(5) + m * NET_RX, "ksoftirqd_CPU0"));
+    }
+    assertThat(inKsoftirqd.get(5_000)).isEqualTo(at(100_010_838L, "ksoftirqd_CPU0"));
+    assertThat(seen.subList(6 + 5_001, seen.size())).containsExactly(at(tick(11), "B"));
+  }
 }
