@@ -179,13 +179,12 @@ public sealed interface Distribution {
     @Override
     public long sample(SplittableRandom random) {
       double u = random.nextDouble();
-      // The entries from the last one with weight on all close at 1.0 > u: the scan stops there.
-      for (int i = 0; i < weights.length - 1; i++) {
-        if (u < weights[i]) {
-          return values[i];
-        }
+      int i = 0;
+      // Ends by the last entry with weight, whose share closes at 1.0 > u.
+      while (u >= weights[i]) {
+        i++;
       }
-      return values[values.length - 1];
+      return values[i];
     }
 
     @Override
