@@ -174,4 +174,28 @@ class LoopBatchingTests {
     // 1, 2, 3 (resumed), 4 alone: no operation saved.
     assertThat(s.ops).isZero();
   }
+
+  @Test
+  void aZeroLengthBodyTakesNoTimeAndIsNotBatched() {
+    // for (i = 0; i < 5; i++) ; after 1 us of work, so it starts from a segment's end inside a
+    // window: nothing to batch (a window holds any number of 0 ns iterations), and the path
+    // goes on at once, at 1 us.
+    List<Long> end = new ArrayList<>();
+    KernelPath k = KernelPath.path("test/walk.c", "empty")
+        .compute(US)
+        .loop("empty", 5, body -> body.compute(0))
+        .effect("end", c -> end.add(c.now()))
+        .build();
+    KernelPath b = KernelPath.userProgram("B")
+        .syscall(k)
+        .syscall(KernelPath.path("test/walk.c", "pause").sleepFor(100 * 1_000_000L).build())
+        .build();
+    Kernel kernel = new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
+        .scheduler(new SimpleRoundRobinScheduler())
+        .ksoftirqd(false)
+        .task(TaskSpec.user("B", b))
+        .build();
+    kernel.run(5_000_000);
+    assertThat(end).containsExactly(US);
+  }
 }
