@@ -310,9 +310,13 @@ public final class Cpu {
     long end = inlineEndNs;
     inlineEndNs = -1;
     sim.fireInline(end, inlineSegments);
+    endCompute();
+    return true;
+  }
+
+  private void endCompute() {
     computeNs += sim.now() - segmentStartNs;
     segment = Segment.NONE;
-    return true;
   }
 
   /** Starts busy-waiting (a contended spinlock); ends with {@link #stopSegment()}. */
@@ -378,16 +382,14 @@ public final class Cpu {
   private void finishCompute() {
     inSegmentEnd = true;
     try {
-      while (true) {
-        computeNs += sim.now() - segmentStartNs;
-        segment = Segment.NONE;
-        listener.segmentFinished(this);
-        if (inlineEndNs < 0) {
-          return;
-        }
-        long end = inlineEndNs;
-        inlineEndNs = -1;
-        if (!sim.nextToFire(end)) {
+      endCompute();
+      listener.segmentFinished(this);
+      // A segment the listener started and left running: its end is run here when it is
+      // still the next event (the kernel's interpreter usually ends it itself first).
+      while (inlineEndNs >= 0) {
+        if (!finishInlineCompute()) {
+          long end = inlineEndNs;
+          inlineEndNs = -1;
           if (inlineSegments > 1) {
             throw new IllegalStateException("cpu" + id + ": an event was armed inside a run of segments");
           }
@@ -396,7 +398,7 @@ public final class Cpu {
           sim.schedule(segmentEnd, end);
           return;
         }
-        sim.fireInline(end, inlineSegments);
+        listener.segmentFinished(this);
       }
     } finally {
       inSegmentEnd = false;

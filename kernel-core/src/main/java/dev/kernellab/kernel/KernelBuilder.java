@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * The one place where a kernel is composed: machine, scheduler, patches, tasks, drivers,
@@ -30,7 +31,7 @@ public final class KernelBuilder {
    * ({@code preempt+lowlat}) and a patch's switch may be {@code kernel/<name>}, so neither
    * '+', '/' nor blanks; '_' as in kernel identifiers ({@code test-hook-prune_dcache}).
    */
-  private static final java.util.regex.Pattern PATCH_NAME = java.util.regex.Pattern.compile("[a-z][a-z0-9_-]*");
+  private static final Pattern PATCH_NAME = Pattern.compile("[a-z][a-z0-9_-]*");
 
   /** HZ of i386 in 2.4 and in 2.5 before 2.5.25. */
   public static final int DEFAULT_HZ = 100;

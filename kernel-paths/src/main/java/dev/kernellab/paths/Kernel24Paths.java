@@ -24,6 +24,7 @@ import dev.kernellab.paths.mm.Vmscan;
 import dev.kernellab.paths.net.Net;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The catalog of one 2.4.17 kernel's code paths: mm/, fs/, drivers/, net/ and kernel/ as
@@ -144,7 +145,7 @@ public final class Kernel24Paths {
 
   private static final class AllSites {
     // Sites are values: one list serves every kernel.
-    static final List<Site> SITES = java.util.stream.Stream.concat(
+    static final List<Site> SITES = Stream.concat(
             new Kernel24Paths(PathParams.defaults()).sites().stream(),
             new Kernel24Paths(PathParams.defaults().withFramebufferConsole()).sites().stream())
         .distinct()
