@@ -172,6 +172,11 @@ final class Interpreter implements CpuListener {
     KernelPath exited = f.path;
     boolean traced = tracer != null && f.entered;
     ctx.pop();
+    if (ctx.isEmpty() && ctx.kind == ExecContext.Kind.SOFTIRQ) {
+      // do_softirq's path was the context's whole work, and it ends with interrupts off: the
+      // context goes now, so that the path's exit shows tracers the code it returns to
+      contextFinished(c, ctx);
+    }
     if (traced) {
       tracer.pathExit(k.now(), c.id, exited); // after the pop: the caller runs from here on
     }

@@ -139,6 +139,9 @@ public final class Kernel {
     for (TaskSpec spec : b.tasks()) {
       spawn(spec);
     }
+    if (tracer != null) {
+      tracer.boot(this);
+    }
     for (KernelCpu c : cpus) {
       c.cpu.sti();
       sim.scheduleAfter(c.kick, 0);

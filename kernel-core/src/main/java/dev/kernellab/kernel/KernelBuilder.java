@@ -342,7 +342,8 @@ public final class KernelBuilder {
     return debug;
   }
 
-  int hz() {
+  /** The timer frequency the kernel will have (HZ; {@link #DEFAULT_HZ} unless set). */
+  public int hz() {
     return hz;
   }
 

@@ -169,6 +169,40 @@ public final class KernelCpu {
     return contextDepth == 0 && current.context.inUserMode();
   }
 
+  /** True while an interrupt handler runs here: the innermost context is a hardirq's. */
+  public boolean inHardirqContext() {
+    return contextDepth > 0 && contexts[contextDepth - 1].kind == ExecContext.Kind.HARDIRQ;
+  }
+
+  /**
+   * True while {@code do_softirq} runs here on an interrupt's way out or at
+   * {@code local_bh_enable}: the innermost context is a softirq's (ksoftirqd runs softirqs in
+   * its own task context, and is a task).
+   */
+  public boolean inSoftirqContext() {
+    return contextDepth > 0 && contexts[contextDepth - 1].kind == ExecContext.Kind.SOFTIRQ;
+  }
+
+  /** Whether this CPU takes interrupts now (its interrupt flag). */
+  public boolean interruptsEnabled() {
+    return cpu.interruptsEnabled();
+  }
+
+  /**
+   * The innermost {@link LatencyCause} declared by a path running in the innermost context
+   * (the running path, or a path that called it), or null where none is.
+   */
+  public LatencyCause declaredCause() {
+    ExecContext ctx = top();
+    for (int i = ctx.depth - 1; i >= 0; i--) {
+      KernelPath p = ctx.frame(i).path;
+      if (p != null && p.declaredCause() != null) {
+        return p.declaredCause();
+      }
+    }
+    return null;
+  }
+
   /** Hardirq and softirq contexts stacked above the task now. */
   public int interruptDepth() {
     return contextDepth;

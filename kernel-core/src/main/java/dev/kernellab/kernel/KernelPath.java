@@ -33,13 +33,15 @@ public final class KernelPath {
   private final boolean user;
   private final Op[] ops;
   private final Site site; // for loop bodies: the site of the loop; null otherwise
+  private final LatencyCause cause; // declared by the path's author; null for most paths
 
-  private KernelPath(String file, String function, boolean user, Op[] ops, Site site) {
+  private KernelPath(String file, String function, boolean user, Op[] ops, Site site, LatencyCause cause) {
     this.file = file;
     this.function = function;
     this.user = user;
     this.ops = ops;
     this.site = site;
+    this.cause = cause;
   }
 
   /** Starts a kernel path modelling {@code function} in {@code file}. */
@@ -70,6 +72,15 @@ public final class KernelPath {
   /** The loop site whose body this is, or null for a whole function. */
   public Site site() {
     return site;
+  }
+
+  /** The cause of latency this path declared ({@link Builder#cause}), if it declared one. */
+  public java.util.Optional<LatencyCause> cause() {
+    return java.util.Optional.ofNullable(cause);
+  }
+
+  LatencyCause declaredCause() {
+    return cause;
   }
 
   int size() {
@@ -143,6 +154,7 @@ public final class KernelPath {
     private final boolean user;
     private final Site site;
     private final List<Op> ops = new ArrayList<>();
+    private LatencyCause cause;
 
     private Builder(String file, String function, boolean user, Site site) {
       this.file = Objects.requireNonNull(file, "file");
@@ -633,14 +645,24 @@ public final class KernelPath {
       return kernelOnly(operation.describe(), new FlowOps.Custom(Objects.requireNonNull(operation, "operation")));
     }
 
+    /**
+     * Declares the cause of latency this path stands for ({@link LatencyCause}): a latency
+     * analysis reports it for the time spent in this path and in what it calls, unless a path
+     * called declares its own.
+     */
+    public Builder cause(LatencyCause c) {
+      this.cause = Objects.requireNonNull(c, "cause");
+      return this;
+    }
+
     /** The path. */
     public KernelPath build() {
-      return new KernelPath(file, function, user, ops.toArray(new Op[0]), site);
+      return new KernelPath(file, function, user, ops.toArray(new Op[0]), site, cause);
     }
   }
 
   /** Builds a path of the given operations (for patches and kernel-internal programs). */
   static KernelPath of(String file, String function, boolean user, Op... ops) {
-    return new KernelPath(file, function, user, Arrays.copyOf(ops, ops.length), null);
+    return new KernelPath(file, function, user, Arrays.copyOf(ops, ops.length), null, null);
   }
 }

@@ -32,6 +32,16 @@ public interface PreemptionModel {
     return current.needResched();
   }
 
+  /**
+   * Whether kernel code whose {@code preempt_count} is zero may be preempted (CONFIG_PREEMPT):
+   * what a latency analysis needs to tell a lock or a preempt count that held the CPU from a
+   * kernel that could not have been preempted anywhere. False by default, as in every kernel
+   * without the preempt-kernel patch.
+   */
+  default boolean preemptsKernelCode() {
+    return false;
+  }
+
   /** Vanilla 2.4/2.5 without CONFIG_PREEMPT: kernel code is never preempted. */
   PreemptionModel VANILLA =
       new PreemptionModel() {

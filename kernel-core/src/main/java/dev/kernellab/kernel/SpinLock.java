@@ -28,6 +28,7 @@ public final class SpinLock {
 
   private final String name;
   private final boolean readerWriter;
+  private final boolean bigKernelLock;
 
   // Holder state. A spinlock has at most one holder; an rwlock one writer or many readers.
   int writerCpu = -1; // CPU holding it for write (or as a spinlock), -1 when free
@@ -48,7 +49,7 @@ public final class SpinLock {
   private long totalHoldNs;
   private final long[] holdHistogram = new long[HISTOGRAM_BUCKETS];
 
-  private SpinLock(String name, boolean readerWriter) {
+  private SpinLock(String name, boolean readerWriter, boolean bigKernelLock) {
     if (name == null || name.isBlank()) {
       throw new IllegalArgumentException(
           (readerWriter ? "an rwlock_t" : "a spinlock_t") + " needs its kernel name, got "
@@ -56,21 +57,37 @@ public final class SpinLock {
     }
     this.name = name;
     this.readerWriter = readerWriter;
+    this.bigKernelLock = bigKernelLock;
   }
 
   /** A {@code spinlock_t}. */
   public static SpinLock spin(String name) {
-    return new SpinLock(name, false);
+    return new SpinLock(name, false, false);
   }
 
   /** An {@code rwlock_t}. */
   public static SpinLock readerWriter(String name) {
-    return new SpinLock(name, true);
+    return new SpinLock(name, true, false);
+  }
+
+  /**
+   * {@code kernel_flag}, the big kernel lock that {@code lock_kernel()} takes: a spinlock on
+   * SMP (include/asm-i386/smplock.h, 2.4.17), and under the preempt-kernel patch on UP too. A
+   * kernel has one; the catalog that models it creates it.
+   */
+  @Models(file = "include/asm-i386/smplock.h", function = "lock_kernel", version = "2.4.17")
+  public static SpinLock bigKernelLock() {
+    return new SpinLock("kernel_flag", false, true);
   }
 
   /** The lock's kernel name, e.g. {@code "pagecache_lock"}. */
   public String name() {
     return name;
+  }
+
+  /** True for the big kernel lock ({@link #bigKernelLock()}). */
+  public boolean isBigKernelLock() {
+    return bigKernelLock;
   }
 
   /** True for an {@code rwlock_t}. */

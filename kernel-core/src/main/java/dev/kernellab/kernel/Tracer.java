@@ -30,6 +30,15 @@ public interface Tracer {
     return out;
   }
 
+  /**
+   * The kernel this tracer is attached to has booted: called once, when its CPUs, its
+   * preemption model and its boot tasks exist and before anything runs or any other event is
+   * fired, so a tracer learns the kernel from the kernel itself rather than being told it
+   * separately. A tracer that finds the kernel unfit for it (a task it needs is missing) throws
+   * {@link IllegalArgumentException}, which {@link KernelBuilder#build()} passes on.
+   */
+  default void boot(Kernel kernel) {}
+
   /** sched_switch: {@code prev} stopped and {@code next} started on {@code cpu}. */
   default void schedSwitch(long now, int cpu, Task prev, Task next) {}
 

@@ -20,6 +20,12 @@ final class TracerPair implements Tracer {
   }
 
   @Override
+  public void boot(Kernel kernel) {
+    first.boot(kernel);
+    second.boot(kernel);
+  }
+
+  @Override
   public void schedSwitch(long now, int cpu, Task prev, Task next) {
     first.schedSwitch(now, cpu, prev, next);
     second.schedSwitch(now, cpu, prev, next);

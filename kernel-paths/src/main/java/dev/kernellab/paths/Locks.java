@@ -20,7 +20,7 @@ import java.util.NoSuchElementException;
 public final class Locks {
 
   /** {@code kernel_flag}: the big kernel lock ({@code lock_kernel()}). */
-  public final SpinLock kernelFlag = SpinLock.spin("kernel_flag");
+  public final SpinLock kernelFlag = SpinLock.bigKernelLock();
   /** {@code pagecache_lock}: the page cache hash and the per-mapping page lists. */
   public final SpinLock pagecacheLock = SpinLock.spin("pagecache_lock");
   /** {@code pagemap_lru_lock}: the active and inactive LRU lists. */

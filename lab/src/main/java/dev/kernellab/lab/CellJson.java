@@ -141,8 +141,13 @@ public final class CellJson {
       bn.put("latency_ns", b.latencyNs()).put("at_ns", b.atNs()).put("cpu", b.cpu());
       ArrayNode parts = bn.putArray("parts");
       for (Breakdown.Part p : b.parts()) {
-        parts.addObject().put("part", p.part()).put("ns", p.ns()).put("cause", p.cause());
+        ObjectNode pn = parts.addObject().put("part", p.part()).put("ns", p.ns()).put("cause", p.cause());
+        ArrayNode holders = pn.putArray("holders");
+        for (Breakdown.Share h : p.shares()) {
+          holders.addObject().put("ns", h.ns()).put("cause", h.cause());
+        }
       }
+      bn.put("dominant", b.dominantPart());
       bn.put("culprit_path", b.culpritPath()).put("culprit_site", b.culpritSite()).put("culprit_lock", b.culpritLock())
           .put("culprit_task", b.culpritTask()).put("culprit_reason", b.culpritReason());
     }
@@ -181,15 +186,37 @@ public final class CellJson {
     for (JsonNode bn : n.path("worst")) {
       List<Breakdown.Part> parts = new ArrayList<>();
       for (JsonNode p : bn.path("parts")) {
-        parts.add(new Breakdown.Part(p.path("part").asText(), p.path("ns").asLong(), textOrNull(p.path("cause"))));
+        List<Breakdown.Share> shares = new ArrayList<>();
+        for (JsonNode h : p.path("holders")) {
+          shares.add(new Breakdown.Share(h.path("ns").asLong(), textOrNull(h.path("cause"))));
+        }
+        parts.add(new Breakdown.Part(p.path("part").asText(), p.path("ns").asLong(), textOrNull(p.path("cause")),
+            List.copyOf(shares)));
       }
       worst.add(new Breakdown(bn.path("latency_ns").asLong(), bn.path("at_ns").asLong(), bn.path("cpu").asInt(),
-          List.copyOf(parts), textOrNull(bn.path("culprit_path")), textOrNull(bn.path("culprit_site")),
+          List.copyOf(parts), dominant(bn.path("dominant"), parts), textOrNull(bn.path("culprit_path")), textOrNull(bn.path("culprit_site")),
           textOrNull(bn.path("culprit_lock")), textOrNull(bn.path("culprit_task")),
           textOrNull(bn.path("culprit_reason"))));
     }
     return new ConfigResult(e, w, List.copyOf(worst), n.path("simulated_ns").asLong(), n.path("events").asLong(),
         n.path("wall_ns").asLong(), n.path("partial").asBoolean());
+  }
+
+  /**
+   * The dominant part of a breakdown read back: as written, or, in a line written before
+   * kernel-lab wrote it, the longest part, as kernel-lab then chose it.
+   */
+  private static int dominant(JsonNode n, List<Breakdown.Part> parts) {
+    if (n.isInt()) {
+      return n.asInt();
+    }
+    int best = 0;
+    for (int i = 1; i < parts.size(); i++) {
+      if (parts.get(i).ns() > parts.get(best).ns()) {
+        best = i;
+      }
+    }
+    return best;
   }
 
   private static ObjectNode summary(LatencySummary s) {

@@ -1,5 +1,6 @@
 package dev.kernellab.lab;
 
+import dev.kernellab.anatomy.LatencyAnatomy;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.DebugChecks;
 import dev.kernellab.kernel.Kernel;
@@ -13,8 +14,8 @@ import java.util.function.LongConsumer;
 
 /**
  * Composes and runs one {@link Experiment}: the 2.4.17 catalog with its daemons, the
- * scheduler, the patches, the workload, the wake-up latency tracer; then runs it in one-second
- * slices so that a caller can show progress and stop it.
+ * scheduler, the patches, the workload, the latency anatomy of its probe; then runs it in
+ * one-second slices so that a caller can show progress and stop it.
  */
 final class ExperimentRunner {
 
@@ -22,8 +23,8 @@ final class ExperimentRunner {
 
   private ExperimentRunner() {}
 
-  /** A kernel composed for {@code e}, ready to run, with its workload and tracer. */
-  record Composed(Kernel kernel, Workload.Run run, WakeupLatencyTracer tracer) {}
+  /** A kernel composed for {@code e}, ready to run, with its workload and the anatomy of its probe. */
+  record Composed(Kernel kernel, Workload.Run run, LatencyAnatomy anatomy) {}
 
   static Composed compose(Experiment e, Tracer extra) {
     Kernel24Paths paths = Kernel24Paths.withDefaults();
@@ -38,14 +39,13 @@ final class ExperimentRunner {
       b.patch(patch);
     }
     Workload.Run run = Workloads.create(e.workload()).install(paths, b);
-    WakeupLatencyTracer tracer =
-        new WakeupLatencyTracer(run.probeIrq(), Experiment.patches(e.config()).contains("preempt"));
-    b.tracer(extra == null ? tracer : Tracer.both(tracer, extra));
-    run.listen(tracer);
+    LatencyAnatomy anatomy = LatencyAnatomy.attach(b, run);
+    if (extra != null) {
+      b.tracer(extra);
+    }
     Kernel k = b.build();
-    tracer.attach(k);
     run.start(k);
-    return new Composed(k, run, tracer);
+    return new Composed(k, run, anatomy);
   }
 
   /**
@@ -68,7 +68,7 @@ final class ExperimentRunner {
         break;
       }
     }
-    return new ConfigResult(e, c.run().result(k), c.tracer().worst(), k.now(),
+    return new ConfigResult(e, c.run().result(k), c.anatomy().worst().stream().map(AnatomyText::render).toList(), k.now(),
         k.simulation().eventsFired(), System.nanoTime() - wall0, partial);
   }
 }

@@ -67,6 +67,9 @@ final class ExplainCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "%s at %.6f s on cpu%d%n", Durations.latency(b.latencyNs()), b.atNs() / 1e9, b.cpu());
     for (Breakdown.Part p : b.parts()) {
       out.printf(Locale.ROOT, "   %-18s %10s  %s%n", p.part(), Durations.latency(p.ns()), p.cause());
+      for (Breakdown.Share h : p.shares()) {
+        out.printf(Locale.ROOT, "   %-18s %10s    %s%n", "", Durations.latency(h.ns()), h.cause());
+      }
     }
     out.printf(Locale.ROOT, "   culprit: %s%n", CompareCommand.culprit(b));
     if (b.culpritTask() != null) {

@@ -39,7 +39,8 @@ final class FtraceWriter implements Tracer {
     this.withChrome = withChrome;
   }
 
-  void attach(Kernel k) {
+  @Override
+  public void boot(Kernel k) {
     this.kernel = k;
     running = new String[k.cpuCount()];
   }

@@ -68,6 +68,10 @@ final class HtmlReport {
       for (Breakdown.Part p : b.parts()) {
         h.append("<tr><td>").append(esc(p.part())).append("</td>").append(num(Durations.latency(p.ns())))
             .append("<td>").append(esc(p.cause())).append("</td></tr>\n");
+        for (Breakdown.Share s : p.shares()) {
+          h.append("<tr><td></td>").append(num(Durations.latency(s.ns()))).append("<td>&nbsp;&nbsp;")
+              .append(esc(s.cause())).append("</td></tr>\n");
+        }
       }
       h.append("</table>\n<p>Culprit: ").append(esc(CompareCommand.culprit(b)));
       if (b.culpritTask() != null) {

@@ -100,6 +100,7 @@ final class JsonReport {
     m.put("latency_us", b.latencyNs() / 1e3);
     m.put("at_s", b.atNs() / 1e9);
     m.put("cpu", b.cpu());
+    m.put("dominant_part", b.dominant().part());
     m.put("culprit_path", b.culpritPath());
     m.put("culprit_site", b.culpritSite());
     m.put("culprit_lock", b.culpritLock());
@@ -111,6 +112,14 @@ final class JsonReport {
       pm.put("part", p.part());
       pm.put("us", p.ns() / 1e3);
       pm.put("cause", p.cause());
+      List<Object> holders = new ArrayList<>();
+      for (Breakdown.Share h : p.shares()) {
+        Map<String, Object> hm = new LinkedHashMap<>();
+        hm.put("us", h.ns() / 1e3);
+        hm.put("cause", h.cause());
+        holders.add(hm);
+      }
+      pm.put("holders", holders);
       parts.add(pm);
     }
     m.put("breakdown", parts);

@@ -84,7 +84,6 @@ final class TraceCommand implements Callable<Integer> {
     }
     FtraceWriter writer = new FtraceWriter(from, to, chrome != null);
     ExperimentRunner.Composed c = ExperimentRunner.compose(e, writer);
-    writer.attach(c.kernel());
     c.kernel().run(all ? e.durationNs() : Math.min(e.durationNs(), to));
     Runs.writeFile(output, writer.text(), out);
     if (chrome != null) {

@@ -31,7 +31,7 @@ class ReadmeExampleTests {
   }
 
   @Test
-  void theReadmesLibraryExampleCompilesAndPrintsRealfeelsHistogram(@TempDir Path dir) throws Exception {
+  void theReadmesLibraryExampleCompilesAndPrintsRealfeelsHistogramAndItsWorstCulprit(@TempDir Path dir) throws Exception {
     String source = example();
     assertThat(source).contains("public class Example", "import dev.kernellab.");
     Path file = dir.resolve("Example.java");
@@ -52,10 +52,12 @@ class ReadmeExampleTests {
     }
     List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
     assertThat(lines.get(0)).matches("\\d+ samples, avg \\d+ us, p99\\.9 \\d+ us, max \\d+ us");
+    // the worst sample's culprit, printed from the anatomy's types
+    assertThat(lines.get(1)).matches("worst \\d+ us, WAIT_FOR_CPU: [A-Za-z]+ by \\S+\\[\\d+\\] in \\S+ for \\d+ us");
     // 2048 Hz for ten seconds on a kernel that keeps up: about 20480 samples, in the buckets
     long samples = Long.parseLong(lines.get(0).split(" ", -1)[0]);
     assertThat(samples).isBetween(19_000L, 20_600L);
-    long counted = lines.stream().skip(1).mapToLong(l -> Long.parseLong(l.trim().replaceAll(".*\\s", ""))).sum();
+    long counted = lines.stream().skip(2).mapToLong(l -> Long.parseLong(l.trim().replaceAll(".*\\s", ""))).sum();
     assertThat(counted).isEqualTo(samples);
   }
 }

@@ -51,6 +51,12 @@ public final class PreemptKernelModel implements PreemptionModel {
     return current.preemptCount() == 0 && current.needResched();
   }
 
+  /** CONFIG_PREEMPT: kernel code is preemptible wherever its count is zero. */
+  @Override
+  public boolean preemptsKernelCode() {
+    return true;
+  }
+
   @Override
   public String toString() {
     return "CONFIG_PREEMPT";

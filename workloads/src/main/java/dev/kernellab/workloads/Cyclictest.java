@@ -1,5 +1,6 @@
 package dev.kernellab.workloads;
 
+import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.paths.kernel.Timer;
@@ -23,6 +24,17 @@ public final class Cyclictest {
   public static final long DEFAULT_INTERVAL_NS = 1_000_000;
   /** cyclictest's default distance between threads' intervals, {@code -d}: 500 us. */
   public static final long DISTANCE_NS = 500_000;
+  /**
+   * The granularity of a 2.4 timer sleep at {@code hz}: two jiffies. 2.4.17's
+   * {@code sys_nanosleep} (kernel/timer.c) rounds the time left up to whole jiffies and adds
+   * one, and the timer list runs at a tick, so a thread sleeping on the timer list wakes up to
+   * two jiffies after its expiry with no other latency at all. A sample within it is on time:
+   * the kernel added nothing of its own beyond the timer's rounding.
+   */
+  public static long timerGranularityNs(int hz) {
+    return 2 * (1_000_000_000L / hz);
+  }
+
   /** cyclictest's usual priority for its first thread, {@code -p}: 80 (assumption: rt-tests' docs). */
   public static final int PRIORITY = 80;
 
@@ -31,13 +43,24 @@ public final class Cyclictest {
   private SampleListener listener = (p, a, b, c) -> {};
   private final long intervalNs;
 
-  /** {@code threads} threads at {@code intervalNs}. */
+  /** {@code threads} threads at {@code intervalNs} on a kernel of {@link KernelBuilder#DEFAULT_HZ}. */
   public Cyclictest(int threads, long intervalNs) {
+    this(threads, intervalNs, KernelBuilder.DEFAULT_HZ);
+  }
+
+  /**
+   * {@code threads} threads at {@code intervalNs} on a kernel whose timer runs at {@code hz}: a
+   * sample is on time when it is within the timer's granularity ({@link #timerGranularityNs}).
+   */
+  public Cyclictest(int threads, long intervalNs, int hz) {
     if (threads < 1 || intervalNs <= 0) {
       throw new IllegalArgumentException("cyclictest needs >= 1 thread and an interval > 0");
     }
+    if (hz <= 0) {
+      throw new IllegalArgumentException("cyclictest needs the kernel's HZ (> 0), got " + hz);
+    }
     this.intervalNs = intervalNs;
-    this.latency = new LatencyRecorder(intervalNs);
+    this.latency = new LatencyRecorder(timerGranularityNs(hz));
     for (int i = 0; i < threads; i++) {
       long interval = intervalNs + i * DISTANCE_NS;
       long[] next = {-1};
@@ -68,6 +91,13 @@ public final class Cyclictest {
       out.add(TaskSpec.user("cyclictest" + i, programs.get(i)).fifo(Math.max(1, PRIORITY - i)));
     }
     return out;
+  }
+
+  /** The probe: the threads, woken from the timer list that the PIT's tick runs, from their expiry. */
+  public ProbeSpec probe() {
+    List<String> comms = new ArrayList<>();
+    tasks().forEach(t -> comms.add(t.comm()));
+    return new ProbeSpec(comms, dev.kernellab.hw.Pit.IRQ, ProbeSpec.Start.TIMER_EXPIRY);
   }
 
   /** Tells {@code l} of every sample. */

@@ -140,6 +140,11 @@ final class Latencytest {
     k.machine().rtc().setPeriodicInterrupt(true);
   }
 
+  /** The probe: the loop task {@code latencytest}, woken by the RTC's interrupt, from its assertion. */
+  ProbeSpec probe() {
+    return new ProbeSpec(List.of("latencytest"), dev.kernellab.hw.Rtc.IRQ, ProbeSpec.Start.INTERRUPT_ASSERTION);
+  }
+
   void listen(SampleListener l) {
     listener = l;
   }

@@ -81,6 +81,11 @@ public final class Realfeel {
     k.machine().rtc().setPeriodicInterrupt(true);
   }
 
+  /** The probe: the task {@code realfeel}, woken by the RTC's interrupt, from its assertion. */
+  public ProbeSpec probe() {
+    return new ProbeSpec(List.of("realfeel"), dev.kernellab.hw.Rtc.IRQ, ProbeSpec.Start.INTERRUPT_ASSERTION);
+  }
+
   /** Tells {@code l} of every sample. */
   public void listen(SampleListener l) {
     listener = l;

@@ -55,7 +55,7 @@ final class StandardWorkloads {
       LongSupplier samples,
       List<String> mustRun,
       Consumer<SampleListener> listener,
-      int probeIrq) implements Workload.Run {
+      ProbeSpec probe) implements Workload.Run {
     @Override
     public void start(Kernel k) {
       onStart.accept(k);
@@ -97,7 +97,7 @@ final class StandardWorkloads {
         },
         k -> new WorkloadResult(name, List.of(rf.result()), throughput.apply(k), throughputDefinition,
             counters.apply(k)),
-        rf::samples, List.copyOf(must), rf::listen, dev.kernellab.hw.Rtc.IRQ);
+        rf::samples, List.copyOf(must), rf::listen, rf.probe());
   }
 
   static Workload stress() {
@@ -122,7 +122,7 @@ final class StandardWorkloads {
       return new Parts("latencytest", k -> lt.start(k, paths.pageCache()),
           k -> new WorkloadResult("latencytest", List.of(lt.result()), null, null,
               Map.of("file_bytes", lt.fileBytes())),
-          lt::samples, List.of("latencytest", "do_tests"), lt::listen, dev.kernellab.hw.Rtc.IRQ);
+          lt::samples, List.of("latencytest", "do_tests"), lt::listen, lt.probe());
     });
   }
 
@@ -161,7 +161,7 @@ final class StandardWorkloads {
 
   static Workload cyclictest(int threads, long intervalNs) {
     return new Composed("cyclictest", CYCLICTEST_DESCRIPTION, (paths, b) -> {
-      Cyclictest ct = new Cyclictest(threads, intervalNs);
+      Cyclictest ct = new Cyclictest(threads, intervalNs, b.hz());
       StressMix mix = new StressMix(paths);
       addAll(b, ct.tasks());
       addAll(b, mix.tasks());
@@ -174,7 +174,7 @@ final class StandardWorkloads {
             counters.put("compiles", mix.compiles());
             return new WorkloadResult("cyclictest", List.of(ct.result()), null, null, counters);
           },
-          ct::samples, List.copyOf(must), ct::listen, dev.kernellab.hw.Pit.IRQ);
+          ct::samples, List.copyOf(must), ct::listen, ct.probe());
     });
   }
 }

@@ -57,10 +57,7 @@ public interface Workload {
     /** Tells {@code l} of every sample the workload's probe takes (one listener). */
     void listen(SampleListener l);
 
-    /**
-     * The IRQ line whose interrupt starts a sample (the RTC's for realfeel and latencytest, the
-     * PIT's for cyclictest, whose wake-ups come from the timer tick).
-     */
-    int probeIrq();
+    /** The probe whose samples {@link #listen} reports: its tasks, its IRQ line, its start. */
+    ProbeSpec probe();
   }
 }

@@ -48,11 +48,16 @@ class WorkloadCompositionTests {
   }
 
   @Test
-  void theRealfeelWorkloadsMeasureFromTheRtcAndCyclictestFromThePit() {
+  void theRealfeelWorkloadsMeasureFromTheRtcAssertionAndCyclictestFromItsTimersExpiry() {
     for (String name : Workloads.names()) {
       Kernel24Paths paths = Kernel24Paths.withDefaults();
       Workload.Run run = Workloads.create(name).install(paths, builder(paths));
-      assertThat(run.probeIrq()).as(name).isEqualTo(name.equals("cyclictest") ? Pit.IRQ : Rtc.IRQ);
+      boolean timer = name.equals("cyclictest");
+      assertThat(run.probe().irq()).as(name).isEqualTo(timer ? Pit.IRQ : Rtc.IRQ);
+      assertThat(run.probe().start()).as(name)
+          .isEqualTo(timer ? ProbeSpec.Start.TIMER_EXPIRY : ProbeSpec.Start.INTERRUPT_ASSERTION);
+      assertThat(run.probe().tasks()).as(name)
+          .containsExactly(timer ? "cyclictest0" : name.equals("latencytest") ? "latencytest" : "realfeel");
       assertThat(run.progress()).as("%s before boot", name).isZero();
     }
   }

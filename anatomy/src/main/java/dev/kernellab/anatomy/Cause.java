@@ -1,0 +1,223 @@
+package dev.kernellab.anatomy;
+
+import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.LatencyCause;
+import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.workloads.ProbeSpec;
+
+/**
+ * Why a part of a latency sample took the time it took, as the kernel's state showed it: a
+ * closed set of types, each with its task, path, lock and lengths as fields. Causes of the wait
+ * for the CPU are {@link Holding}s: what held the CPU, for how long; a patch or a path catalog
+ * adds a cause of its own through {@link Declared}, carrying the patch's {@link LatencyCause}.
+ *
+ * <pre>
+ * Cause
+ *   TimerRounding                     timer granularity
+ *   TakenAtOnce, EarlierInterrupt     interrupt latency (and InterruptsOff, below)
+ *   Handler                           handler
+ *   AlreadyRunnable, SwitchedAtOnce   wait for the CPU, when nothing held it
+ *   ReturnToUser                      switch to user
+ *   Holding                           wait for the CPU: what held it, for ns
+ *     Idle, UserMode, InterruptHandler, SoftirqRunning, OtherHolders
+ *     InKernelCode                    a task in kernel code: task, path, ns
+ *       InterruptsOff, SpinlockHeld, BigKernelLockHeld, BottomHalvesOff, PreemptCountHeld,
+ *       NotPreemptible, Declared
+ * </pre>
+ */
+public sealed interface Cause
+    permits Cause.TimerRounding, Cause.TakenAtOnce, Cause.EarlierInterrupt, Cause.Handler,
+        Cause.AlreadyRunnable, Cause.SwitchedAtOnce, Cause.ReturnToUser, Cause.Holding {
+
+  /**
+   * The probe's timer expired between two ticks and ran at the next tick its timer list
+   * reached ({@code run_timer_list}, kernel/timer.c 2.4.17; {@code sys_nanosleep} adds a
+   * jiffy).
+   *
+   * @param expiryNs the instant the probe asked to wake at
+   * @param tickNs the assertion of the tick whose timer list woke it
+   * @param hz the kernel's timer frequency
+   */
+  record TimerRounding(long expiryNs, long tickNs, int hz) implements Cause {}
+
+  /** The interrupt was taken as it was asserted. */
+  record TakenAtOnce() implements Cause {}
+
+  /**
+   * The interrupt waited, and no task path kept interrupts off over its assertion: another
+   * interrupt's handler ran first, or interrupts were off in an interrupt.
+   */
+  record EarlierInterrupt() implements Cause {}
+
+  /**
+   * The handler of the probe's line ran, with the softirqs and interrupts it let in, until it
+   * woke the probe.
+   *
+   * @param irq the probe's IRQ line
+   */
+  record Handler(int irq) implements Cause {}
+
+  /**
+   * The probe was not woken for this sample: it was already runnable (realfeel with an
+   * interrupt pending at its read) or did not sleep (a real-time {@code nanosleep} of 2 ms or
+   * less busy-waits, kernel/timer.c 2.4.17).
+   *
+   * @param start what the probe's samples are measured from
+   */
+  record AlreadyRunnable(ProbeSpec.Start start) implements Cause {}
+
+  /** The probe was woken and switched to at the same instant. */
+  record SwitchedAtOnce() implements Cause {}
+
+  /** {@code schedule()}'s end, the context switch and the return to user mode. */
+  record ReturnToUser() implements Cause {}
+
+  /** What held the CPU a woken probe waited for, and for how long. */
+  sealed interface Holding extends Cause
+      permits Idle, UserMode, InterruptHandler, SoftirqRunning, OtherHolders, InKernelCode {
+    /** How long it held the CPU while the probe waited, ns. */
+    long ns();
+  }
+
+  /**
+   * The CPU was idle: the idle task leaving its loop for {@code schedule()}.
+   *
+   * @param idle the idle task
+   * @param ns how long
+   */
+  record Idle(TaskId idle, long ns) implements Holding {}
+
+  /**
+   * A task ran in user mode: it is preempted on the way back from the interrupt that woke the
+   * probe, or from the next one.
+   *
+   * @param task the task
+   * @param ns how long
+   */
+  record UserMode(TaskId task, long ns) implements Holding {}
+
+  /**
+   * An interrupt handler ran (hardirq context, on the interrupted task's stack).
+   *
+   * @param handler the handler's path
+   * @param task the task it interrupted
+   * @param ns how long
+   */
+  record InterruptHandler(KernelPath handler, TaskId task, long ns) implements Holding {}
+
+  /**
+   * Softirqs ran on an interrupt's way out or at {@code local_bh_enable()} ({@code do_softirq},
+   * kernel/softirq.c 2.4.17), above a task.
+   *
+   * @param path the softirq's path
+   * @param task the task they ran above
+   * @param ns how long
+   */
+  record SoftirqRunning(KernelPath path, TaskId task, long ns) implements Holding {}
+
+  /**
+   * Holders beyond the ones kept one by one: so many paths took turns that the least of them
+   * were added up here, and the holders still add up to the wait.
+   *
+   * @param count how many holders were merged
+   * @param ns their time together
+   */
+  record OtherHolders(int count, long ns) implements Holding {}
+
+  /** A task in kernel code: which task, in which path (and loop site), for how long. */
+  sealed interface InKernelCode extends Holding
+      permits InterruptsOff, SpinlockHeld, BigKernelLockHeld, BottomHalvesOff, PreemptCountHeld,
+          NotPreemptible, Declared {
+    /** The task. */
+    TaskId task();
+
+    /** The path it ran; a loop body's path has the loop's {@link KernelPath#site() site}. */
+    KernelPath path();
+  }
+
+  /**
+   * Interrupts were off in a path: over the probe's interrupt's assertion (the interrupt
+   * latency), or while the probe waited, so no interrupt could end the wait.
+   *
+   * @param task the task that ran the path
+   * @param path the path that turned them off
+   * @param ns how long they were off (interrupt latency) or the path held the CPU (a wait)
+   */
+  record InterruptsOff(TaskId task, KernelPath path, long ns) implements InKernelCode {}
+
+  /**
+   * A preemptible kernel could not preempt a task holding a spinlock ({@code spin_lock()}
+   * raises the preempt count, preempt-kernel-rml-2.4.17-1 include/linux/spinlock.h).
+   *
+   * @param task the holder
+   * @param path where it ran
+   * @param lock the innermost lock it held
+   * @param ns how long
+   */
+  record SpinlockHeld(TaskId task, KernelPath path, SpinLock lock, long ns) implements InKernelCode {}
+
+  /**
+   * A preemptible kernel could not preempt a task holding the big kernel lock (a spinlock on UP
+   * too under the preempt-kernel patch).
+   *
+   * @param task the holder
+   * @param path where it ran
+   * @param lock the kernel's big kernel lock ({@link SpinLock#isBigKernelLock()})
+   * @param ns how long
+   */
+  record BigKernelLockHeld(TaskId task, KernelPath path, SpinLock lock, long ns) implements InKernelCode {}
+
+  /**
+   * A preemptible kernel could not preempt a task with bottom halves disabled
+   * ({@code local_bh_disable()}, counted in the preempt count).
+   *
+   * @param task the task
+   * @param path where it ran
+   * @param ns how long
+   */
+  record BottomHalvesOff(TaskId task, KernelPath path, long ns) implements InKernelCode {}
+
+  /**
+   * A preemptible kernel could not preempt a task whose preempt count was raised without a
+   * lock ({@code preempt_disable()}).
+   *
+   * @param task the task
+   * @param path where it ran
+   * @param depth the count's preemption-disable depth
+   * @param ns how long
+   */
+  record PreemptCountHeld(TaskId task, KernelPath path, int depth, long ns) implements InKernelCode {}
+
+  /**
+   * A task in kernel code the kernel could not preempt there: in a kernel without CONFIG_PREEMPT,
+   * any kernel code until its next reschedule point (a sleep, the return to user mode, an
+   * explicit {@code schedule()} or a patch's reschedule point); in a preemptible one, code that
+   * held nothing the analysis sees (schedule() itself, a section entered with interrupts off).
+   *
+   * @param task the task
+   * @param path where it ran
+   * @param ns how long
+   * @param kernelPreemptible whether the kernel had CONFIG_PREEMPT
+   * @param siteHooked whether a patch hooked a reschedule point into the loop at the path's site
+   * @param heldLock the innermost spinlock the task held there, if any (in a kernel without
+   *     CONFIG_PREEMPT a lock does not decide preemption, but it says what the path was doing)
+   */
+  record NotPreemptible(TaskId task, KernelPath path, long ns, boolean kernelPreemptible, boolean siteHooked,
+      java.util.Optional<SpinLock> heldLock) implements InKernelCode {
+    /** Checks the lock is given as present or absent. */
+    public NotPreemptible {
+      java.util.Objects.requireNonNull(heldLock, "heldLock");
+    }
+  }
+
+  /**
+   * A cause the path itself declared ({@link KernelPath.Builder#cause}): a patch's or a path
+   * catalog's own type, which a library user can tell apart with {@code instanceof}.
+   *
+   * @param cause what the path declared
+   * @param task the task that ran it
+   * @param path the path running (the declaring path or one it called)
+   * @param ns how long
+   */
+  record Declared(LatencyCause cause, TaskId task, KernelPath path, long ns) implements InKernelCode {}
+}

@@ -1,0 +1,482 @@
+package dev.kernellab.anatomy;
+
+import dev.kernellab.kernel.Kernel;
+import dev.kernellab.kernel.KernelBuilder;
+import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.Tracer;
+import dev.kernellab.workloads.ProbeSpec;
+import dev.kernellab.workloads.SampleListener;
+import dev.kernellab.workloads.Workload;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The anatomy of a probe's latency samples, in the spirit of ftrace's {@code wakeup_rt} tracer
+ * and rtla timerlat's auto-analysis: a tracer that splits every sample into its {@link Part}s,
+ * names the {@link Cause} of each, and keeps the worst few.
+ *
+ * <pre>{@code
+ * Kernel24Paths paths = Kernel24Paths.withDefaults();
+ * KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor(), 1).scheduler("goodness").patch("preempt");
+ * paths.install(b);
+ * paths.installDaemons(b);
+ * Workload.Run run = Workloads.create("stress").install(paths, b);
+ * LatencyAnatomy anatomy = LatencyAnatomy.attach(b, run);
+ * Kernel k = b.build();
+ * run.start(k);
+ * k.run(10_000_000_000L);
+ * Cause culprit = anatomy.worst().get(0).culprit();
+ * }</pre>
+ *
+ * <p>It learns what it needs from the kernel and the workload, never from names: the probe's
+ * tasks, line and start from the workload's {@link ProbeSpec}, whether the kernel is
+ * preemptible from its preemption model, a patch's reschedule points from the sites it hooked,
+ * and a patch's own causes from the paths that declare them. It keeps a few longs per CPU and
+ * per probe task, allocates nothing per event, and builds objects only for a sample that enters
+ * the worst few.
+ */
+public final class LatencyAnatomy implements Tracer, SampleListener {
+
+  /*
+   * Implementation overview
+   *
+   * Events are remembered as they come, in fixed fields and arrays:
+   *
+   *   - the last entry of the probe's vector, with the assertion it handled (the IO-APIC's last
+   *     assertion of the line at entry), and per probe task the first entry since its last
+   *     sample (an interrupt probe's sample starts at that entry's assertion) and the last
+   *     entry before its wake-up (a timer probe is woken from that tick's timer list);
+   *   - per CPU, the last irqs-on with its path and task and the length of the stretch it ended;
+   *   - per probe task, its wake-up since its last sample and the switch to it;
+   *   - per CPU, the state at the start of its current stretch (WaitLedger.Stretch), and per
+   *     probe task waiting for that CPU, a ledger of who held it.
+   *
+   * When the probe reports a sample, these give the parts: for a sample from an assertion at S
+   * ending at E, with the first entry e, the wake-up w and the switch s,
+   *
+   *     S ---- e ---------- w ------------- s --------- E
+   *     interrupt latency  handler   wait for the CPU   switch to user
+   *
+   * and for a sample from a timer's expiry S, the waking tick's assertion a comes first:
+   * S -- a (timer granularity) -- e (interrupt latency) -- w -- s -- E. A missing event (the
+   * probe was already runnable) gives its part zero. The wait's holders come from the ledger,
+   * which the stretches fill exactly from w to s, so they add up to the wait; its cause is the
+   * longest holder's. The cause of an interrupt latency is the interrupts-off stretch that
+   * covered the assertion, if one did.
+   *
+   * References: ftrace's wakeup_rt tracer (kernel/trace/trace_sched_wakeup.c), rtla timerlat
+   * --auto-analysis (tools/tracing/rtla), which split a wake-up latency the same way for today's
+   * kernels.
+   */
+
+  /** How many of the worst samples {@link #attach} keeps. */
+  public static final int DEFAULT_KEPT = 8;
+
+  private final ProbeSpec spec;
+  private final int kept;
+  private Kernel kernel;
+  private boolean preemptible;
+  private int probeVector = -1;
+  private Task[] probes = new Task[0];
+
+  // the probe line's last entry
+  private long lastEntryAt = -1;
+  private long lastEntryAssert;
+  private int lastEntryCpu;
+
+  // per CPU
+  private long[] irqsOnAt = new long[0];
+  private long[] irqsOffLength = new long[0];
+  private KernelPath[] irqsOnPath = new KernelPath[0];
+  private Task[] irqsOnTask = new Task[0];
+  private WaitLedger.Stretch[] stretch = new WaitLedger.Stretch[0];
+  private int[] waiters = new int[0]; // probe tasks waiting for each CPU
+
+  // per probe task, since its last sample
+  private long[] firstEntryAt = new long[0];
+  private int[] firstEntryCpu = new int[0];
+  private long[] wakeAt = new long[0];
+  private long[] wakeEntryAt = new long[0];
+  private long[] wakeEntryAssert = new long[0];
+  private int[] wakeEntryCpu = new int[0];
+  private long[] switchAt = new long[0];
+  private int[] waitCpu = new int[0]; // the CPU it waits for, while it waits; -1 otherwise
+  private WaitLedger[] ledger = new WaitLedger[0];
+
+  private final List<SampleAnatomy> worst = new ArrayList<>();
+
+  /**
+   * An anatomy of the samples of {@code probe}, keeping the {@code kept} worst. Attach it to a
+   * kernel ({@link KernelBuilder#tracer}) and to the probe ({@code listen}); {@link #attach}
+   * does both for a workload.
+   */
+  public LatencyAnatomy(ProbeSpec probe, int kept) {
+    this.spec = Objects.requireNonNull(probe, "probe");
+    if (kept < 1) {
+      throw new IllegalArgumentException("an anatomy keeps at least 1 sample, got " + kept);
+    }
+    this.kept = kept;
+  }
+
+  /**
+   * An anatomy of {@code run}'s probe, keeping the {@link #DEFAULT_KEPT} worst samples, attached
+   * to the kernel {@code b} builds as a tracer and to the run as its sample listener.
+   */
+  public static LatencyAnatomy attach(KernelBuilder b, Workload.Run run) {
+    LatencyAnatomy a = new LatencyAnatomy(run.probe(), DEFAULT_KEPT);
+    b.tracer(a);
+    run.listen(a);
+    return a;
+  }
+
+  /** The probe explained. */
+  public ProbeSpec probe() {
+    return spec;
+  }
+
+  @Override
+  public void boot(Kernel k) {
+    if (kernel != null) {
+      throw new IllegalStateException("this anatomy is attached to a kernel already");
+    }
+    int n = spec.tasks().size();
+    Task[] found = new Task[n];
+    for (int i = 0; i < n; i++) {
+      String comm = spec.tasks().get(i);
+      found[i] = k.task(comm).orElseThrow(() -> new IllegalArgumentException(
+          "the probe's task " + comm + " is not a boot task of this kernel"));
+    }
+    kernel = k;
+    probes = found;
+    preemptible = k.preemptionModel().preemptsKernelCode();
+    probeVector = k.machine().ioApic().vectorOf(spec.irq());
+    int cpus = k.cpuCount();
+    irqsOnAt = new long[cpus];
+    irqsOffLength = new long[cpus];
+    irqsOnPath = new KernelPath[cpus];
+    irqsOnTask = new Task[cpus];
+    stretch = new WaitLedger.Stretch[cpus];
+    for (int c = 0; c < cpus; c++) {
+      stretch[c] = new WaitLedger.Stretch();
+    }
+    waiters = new int[cpus];
+    firstEntryAt = filled(n, -1);
+    firstEntryCpu = new int[n];
+    wakeAt = filled(n, -1);
+    wakeEntryAt = filled(n, -1);
+    wakeEntryAssert = new long[n];
+    wakeEntryCpu = new int[n];
+    switchAt = filled(n, -1);
+    waitCpu = new int[n];
+    java.util.Arrays.fill(waitCpu, -1);
+    ledger = new WaitLedger[n];
+    for (int i = 0; i < n; i++) {
+      ledger[i] = new WaitLedger();
+    }
+  }
+
+  private static long[] filled(int n, long v) {
+    long[] a = new long[n];
+    java.util.Arrays.fill(a, v);
+    return a;
+  }
+
+  private int probeIndex(Task t) {
+    for (int i = 0; i < probes.length; i++) {
+      if (probes[i] == t) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  // ---- events ----
+
+  @Override
+  public void irqEntry(long now, int cpu, int vector) {
+    account(now, cpu);
+    if (vector == probeVector) {
+      lastEntryAt = now;
+      lastEntryAssert = kernel.machine().ioApic().lastAssertNs(spec.irq());
+      lastEntryCpu = cpu;
+      for (int i = 0; i < probes.length; i++) {
+        if (firstEntryAt[i] < 0) {
+          firstEntryAt[i] = now;
+          firstEntryCpu[i] = cpu;
+        }
+      }
+    }
+  }
+
+  @Override
+  public void irqExit(long now, int cpu, int vector) {
+    account(now, cpu);
+  }
+
+  @Override
+  public void softirqEntry(long now, int cpu, int pending) {
+    account(now, cpu);
+  }
+
+  @Override
+  public void softirqExit(long now, int cpu) {
+    account(now, cpu);
+  }
+
+  @Override
+  public void preemptOff(long now, int cpu, KernelPath path) {
+    account(now, cpu);
+  }
+
+  @Override
+  public void preemptOn(long now, int cpu, KernelPath path, long lengthNs) {
+    account(now, cpu);
+  }
+
+  @Override
+  public void irqsOff(long now, int cpu, KernelPath path) {
+    account(now, cpu);
+  }
+
+  @Override
+  public void irqsOn(long now, int cpu, KernelPath path, long lengthNs) {
+    account(now, cpu);
+    if (cpu < irqsOnAt.length) {
+      irqsOnAt[cpu] = now;
+      irqsOffLength[cpu] = lengthNs;
+      irqsOnPath[cpu] = path;
+      irqsOnTask[cpu] = kernel.cpu(cpu).current();
+    }
+  }
+
+  @Override
+  public void pathEnter(long now, int cpu, KernelPath path) {
+    account(now, cpu);
+  }
+
+  @Override
+  public void pathExit(long now, int cpu, KernelPath path) {
+    account(now, cpu);
+  }
+
+  @Override
+  public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) {
+    account(now, cpu);
+  }
+
+  @Override
+  public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) {
+    account(now, cpu);
+  }
+
+  @Override
+  public void schedWakeup(long now, int cpu, Task task) {
+    int i = probeIndex(task);
+    if (i < 0 || wakeAt[i] >= 0) {
+      return;
+    }
+    wakeAt[i] = now;
+    wakeEntryAt[i] = lastEntryAt;
+    wakeEntryAssert[i] = lastEntryAssert;
+    wakeEntryCpu[i] = lastEntryCpu;
+    int c = task.cpu();
+    waitCpu[i] = c;
+    ledger[i].clear();
+    if (waiters[c]++ == 0) {
+      stretch[c].start(now, kernel.cpu(c));
+    }
+  }
+
+  @Override
+  public void schedSwitch(long now, int cpu, Task prev, Task next) {
+    int i = probeIndex(next);
+    if (i >= 0 && switchAt[i] < 0 && wakeAt[i] >= 0) {
+      // the wait ends now, on whatever CPU the probe waited for
+      account(now, waitCpu[i]);
+      switchAt[i] = now;
+      stopWaiting(i);
+    }
+    account(now, cpu);
+  }
+
+  private void stopWaiting(int i) {
+    int c = waitCpu[i];
+    if (c >= 0) {
+      waiters[c]--;
+      waitCpu[i] = -1;
+    }
+  }
+
+  /**
+   * The state of {@code cpu} changes now: the stretch since the last change goes to the ledger
+   * of every probe task waiting for that CPU, and the next one starts.
+   */
+  private void account(long now, int cpu) {
+    // only a CPU a probe waits for is of interest, and only since the wake-up: the stretch
+    // before it belongs to the interrupt and its handler, which are parts of their own
+    if (cpu >= waiters.length || waiters[cpu] == 0) {
+      return;
+    }
+    WaitLedger.Stretch s = stretch[cpu];
+    if (now > s.from) {
+      for (int i = 0; i < probes.length; i++) {
+        if (waitCpu[i] == cpu) {
+          ledger[i].add(s, now - s.from);
+        }
+      }
+    }
+    s.start(now, kernel.cpu(cpu));
+  }
+
+  // ---- samples ----
+
+  @Override
+  public void sample(Task p, long startNs, long endNs, int cpu) {
+    int i = probeIndex(p);
+    if (i < 0) {
+      throw new IllegalStateException(p + " took a sample but is not one of the probe's tasks " + spec.tasks());
+    }
+    long latency = endNs - startNs;
+    if (worst.size() < kept || latency > worst.get(kept - 1).latencyNs()) {
+      SampleAnatomy a = anatomy(i, startNs, endNs, cpu);
+      int at = 0;
+      while (at < worst.size() && worst.get(at).latencyNs() >= latency) {
+        at++;
+      }
+      worst.add(at, a);
+      if (worst.size() > kept) {
+        worst.remove(kept);
+      }
+    }
+    firstEntryAt[i] = -1;
+    wakeAt[i] = -1;
+    switchAt[i] = -1;
+    stopWaiting(i);
+  }
+
+  private SampleAnatomy anatomy(int i, long start, long end, int cpu) {
+    List<Segment> parts = new ArrayList<>(5);
+    long e;
+    int entryCpu;
+    boolean woke;
+    if (spec.start() == ProbeSpec.Start.TIMER_EXPIRY) {
+      woke = wakeAt[i] >= start && wakeAt[i] <= end;
+      long w = woke ? wakeAt[i] : start;
+      e = woke && wakeEntryAt[i] >= 0 ? clamp(wakeEntryAt[i], start, w) : w;
+      long tick = woke && wakeEntryAt[i] >= 0 ? clamp(wakeEntryAssert[i], start, e) : e;
+      entryCpu = wakeEntryCpu[i];
+      parts.add(Segment.of(Part.TIMER_GRANULARITY, tick - start,
+          new Cause.TimerRounding(start, tick, kernel.hz())));
+      parts.add(Segment.of(Part.INTERRUPT_LATENCY, e - tick, irqCause(tick, e, entryCpu)));
+    } else {
+      e = firstEntryAt[i] >= start && firstEntryAt[i] <= end ? firstEntryAt[i] : start;
+      entryCpu = firstEntryCpu[i];
+      woke = wakeAt[i] >= e && wakeAt[i] <= end;
+      parts.add(Segment.of(Part.INTERRUPT_LATENCY, e - start, irqCause(start, e, entryCpu)));
+    }
+    long w = woke ? wakeAt[i] : e;
+    long s = switchAt[i] >= w && switchAt[i] <= end ? switchAt[i] : w;
+    parts.add(Segment.of(Part.HANDLER, w - e, new Cause.Handler(spec.irq())));
+    parts.add(woke ? waitSegment(i, s - w) : Segment.of(Part.WAIT_FOR_CPU, s - w, new Cause.AlreadyRunnable(spec.start())));
+    parts.add(Segment.of(Part.SWITCH_TO_USER, end - s, new Cause.ReturnToUser()));
+    return new SampleAnatomy(end - start, end, cpu, TaskId.of(probes[i]), parts);
+  }
+
+  private static long clamp(long v, long lo, long hi) {
+    return Math.max(lo, Math.min(hi, v));
+  }
+
+  private Cause irqCause(long start, long entry, int cpu) {
+    if (entry - start <= 0) {
+      return new Cause.TakenAtOnce();
+    }
+    if (cpu < irqsOnAt.length && irqsOnAt[cpu] <= entry && irqsOnAt[cpu] - irqsOffLength[cpu] <= start
+        && irqsOnPath[cpu] != null) {
+      return new Cause.InterruptsOff(TaskId.of(irqsOnTask[cpu]), irqsOnPath[cpu], irqsOffLength[cpu]);
+    }
+    return new Cause.EarlierInterrupt();
+  }
+
+  /** The wait of probe task {@code i}, {@code ns} long, split by its ledger. */
+  private Segment waitSegment(int i, long ns) {
+    WaitLedger l = ledger[i];
+    if (l.total() != ns) {
+      throw new IllegalStateException("the wait's ledger holds " + l.total() + " ns of a " + ns + " ns wait");
+    }
+    Integer[] order = new Integer[l.slots];
+    for (int k = 0; k < l.slots; k++) {
+      order[k] = k;
+    }
+    java.util.Arrays.sort(order, Comparator.comparingLong(k -> l.firstSeen[k]));
+    List<Cause.Holding> holders = new ArrayList<>(l.slots + 1);
+    Cause.Holding longest = null;
+    for (int k : order) {
+      if (l.ns[k] == 0) {
+        continue;
+      }
+      Cause.Holding h = holding(l, k);
+      holders.add(h);
+      if (longest == null || h.ns() > longest.ns()) {
+        longest = h;
+      }
+    }
+    if (l.otherNs > 0) {
+      holders.add(new Cause.OtherHolders(l.otherCount, l.otherNs));
+    }
+    if (longest == null) {
+      return new Segment(Part.WAIT_FOR_CPU, ns,
+          holders.isEmpty() ? new Cause.SwitchedAtOnce() : holders.get(0), holders);
+    }
+    return new Segment(Part.WAIT_FOR_CPU, ns, longest, holders);
+  }
+
+  /** What slot {@code k} of {@code l} was, from the state it ran in. */
+  private Cause.Holding holding(WaitLedger l, int k) {
+    TaskId task = TaskId.of(l.task[k]);
+    KernelPath path = l.path[k];
+    long ns = l.ns[k];
+    if (l.declared[k] != null) {
+      return new Cause.Declared(l.declared[k], task, path, ns);
+    }
+    if (l.context[k] == WaitLedger.HARDIRQ) {
+      return new Cause.InterruptHandler(path, task, ns);
+    }
+    if (l.context[k] == WaitLedger.SOFTIRQ) {
+      return new Cause.SoftirqRunning(path, task, ns);
+    }
+    if (l.task[k].isIdle()) {
+      return new Cause.Idle(task, ns);
+    }
+    if (l.user[k] || path == null) {
+      return new Cause.UserMode(task, ns);
+    }
+    if (preemptible) {
+      SpinLock lock = l.lock[k];
+      if (lock != null) {
+        return lock.isBigKernelLock()
+            ? new Cause.BigKernelLockHeld(task, path, lock, ns)
+            : new Cause.SpinlockHeld(task, path, lock, ns);
+      }
+      if (l.bhDepth[k] > 0) {
+        return new Cause.BottomHalvesOff(task, path, ns);
+      }
+      if (l.preemptDepth[k] > 0) {
+        return new Cause.PreemptCountHeld(task, path, l.preemptDepth[k], ns);
+      }
+      if (l.irqsOff[k]) {
+        return new Cause.InterruptsOff(task, path, ns);
+      }
+    }
+    boolean hooked = path.site() != null && kernel.hookAt(path.site()).isPresent();
+    return new Cause.NotPreemptible(task, path, ns, preemptible, hooked, java.util.Optional.ofNullable(l.lock[k]));
+  }
+
+  /** The worst samples so far, worst first. */
+  public List<SampleAnatomy> worst() {
+    return List.copyOf(worst);
+  }
+}

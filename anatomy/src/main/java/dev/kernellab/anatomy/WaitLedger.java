@@ -1,0 +1,164 @@
+package dev.kernellab.anatomy;
+
+import dev.kernellab.kernel.KernelCpu;
+import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.LatencyCause;
+import dev.kernellab.kernel.PreemptCount;
+import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.kernel.Task;
+
+/**
+ * What held one CPU while a probe waited for it: the time each (task, path, context) ran
+ * there, with the state it ran in, in a few fixed slots that allocate nothing.
+ */
+final class WaitLedger {
+
+  /*
+   * Implementation overview
+   *
+   * A stretch is the time between two events of the CPU (a path entered or left, a lock taken
+   * or dropped, an interrupt, a switch, the preempt count or the interrupt flag changing), so
+   * the state read at its start holds for all of it. Each stretch goes to the slot of its
+   * (task, path, context); a loop's body and the path it calls take turns, so the last two
+   * slots are tried before the scan. When all slots are taken, the slot with the least time
+   * leaves for the merged remainder (otherNs), so the slots and the remainder always add up to
+   * the time recorded. A slot keeps the strongest state its stretches had: the last lock seen,
+   * the deepest counts, interrupts off in any of them.
+   */
+
+  static final int SLOTS = 16;
+
+  static final byte TASK = 0;
+  static final byte HARDIRQ = 1;
+  static final byte SOFTIRQ = 2;
+
+  /** The state of one CPU at the start of its current stretch. */
+  static final class Stretch {
+    long from;
+    KernelPath path;
+    Task task;
+    SpinLock lock; // innermost held
+    int preemptCount;
+    byte context;
+    boolean user;
+    boolean irqsOff;
+    LatencyCause declared;
+
+    void start(long now, KernelCpu c) {
+      from = now;
+      path = c.runningPath();
+      task = c.current();
+      lock = c.heldLockCount() > 0 ? c.heldLock(c.heldLockCount() - 1) : null;
+      preemptCount = c.preemptCount();
+      context = c.inHardirqContext() ? HARDIRQ : c.inSoftirqContext() ? SOFTIRQ : TASK;
+      user = c.inUserMode();
+      irqsOff = !c.interruptsEnabled();
+      declared = c.declaredCause();
+    }
+  }
+
+  final KernelPath[] path = new KernelPath[SLOTS];
+  final Task[] task = new Task[SLOTS];
+  final byte[] context = new byte[SLOTS];
+  final SpinLock[] lock = new SpinLock[SLOTS];
+  final int[] preemptDepth = new int[SLOTS];
+  final int[] bhDepth = new int[SLOTS];
+  final boolean[] user = new boolean[SLOTS];
+  final boolean[] irqsOff = new boolean[SLOTS];
+  final LatencyCause[] declared = new LatencyCause[SLOTS];
+  final long[] ns = new long[SLOTS];
+  final long[] firstSeen = new long[SLOTS]; // the order slots were first held in
+  int slots;
+  long otherNs;
+  int otherCount;
+  private long stretches;
+  private int lastSlot;
+  private int prevSlot;
+
+  void clear() {
+    slots = 0;
+    otherNs = 0;
+    otherCount = 0;
+    stretches = 0;
+    lastSlot = 0;
+    prevSlot = 0;
+  }
+
+  /** Total time recorded, ns. */
+  long total() {
+    long t = otherNs;
+    for (int i = 0; i < slots; i++) {
+      t += ns[i];
+    }
+    return t;
+  }
+
+  /** Adds a stretch of {@code len} ns run in the state {@code s}. */
+  void add(Stretch s, long len) {
+    int i = find(s);
+    if (i == slots) {
+      if (slots < SLOTS) {
+        slots++;
+      } else {
+        i = smallest();
+        otherNs += ns[i];
+        otherCount++;
+      }
+      path[i] = s.path;
+      task[i] = s.task;
+      context[i] = s.context;
+      ns[i] = 0;
+      lock[i] = null;
+      preemptDepth[i] = 0;
+      bhDepth[i] = 0;
+      user[i] = false;
+      irqsOff[i] = false;
+      declared[i] = null;
+      firstSeen[i] = stretches;
+    }
+    stretches++;
+    ns[i] += len;
+    if (s.lock != null) {
+      lock[i] = s.lock;
+    }
+    preemptDepth[i] = Math.max(preemptDepth[i], PreemptCount.preemptDepth(s.preemptCount));
+    bhDepth[i] = Math.max(bhDepth[i], (s.preemptCount & PreemptCount.SOFTIRQ_MASK) / PreemptCount.SOFTIRQ_OFFSET);
+    user[i] |= s.user;
+    irqsOff[i] |= s.irqsOff;
+    if (s.declared != null) {
+      declared[i] = s.declared;
+    }
+    if (i != lastSlot) {
+      prevSlot = lastSlot;
+      lastSlot = i;
+    }
+  }
+
+  private int find(Stretch s) {
+    if (lastSlot < slots && matches(lastSlot, s)) {
+      return lastSlot;
+    }
+    if (prevSlot < slots && matches(prevSlot, s)) {
+      return prevSlot;
+    }
+    int i = 0;
+    while (i < slots && !matches(i, s)) {
+      i++;
+    }
+    return i;
+  }
+
+  private boolean matches(int i, Stretch s) {
+    return path[i] == s.path && task[i] == s.task && context[i] == s.context;
+  }
+
+  private int smallest() {
+    int m = 0;
+    for (int i = 1; i < slots; i++) {
+      if (ns[i] < ns[m]) {
+        m = i;
+      }
+    }
+    return m;
+  }
+}

@@ -1,0 +1,164 @@
+package dev.kernellab.anatomy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kernellab.hw.CostTable;
+import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.hw.Rtc;
+import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.Kernel;
+import dev.kernellab.kernel.KernelBuilder;
+import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.kernel.TaskSpec;
+import dev.kernellab.paths.Kernel24Paths;
+import dev.kernellab.preempt.PreemptKernelPatch;
+import dev.kernellab.workloads.Realfeel;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The anatomy on small machines whose answers are known by hand: one CPU, zero costs, realfeel
+ * blocked in read() from t = 0 and one RTC interrupt at 1 ms, and a task B whose system call
+ * {@code K} holds the CPU.
+ *
+ * <p>Golden scenario S2: K takes spin_lock(L) at t = 0, computes 5 ms, unlocks, computes 3 ms
+ * and returns. Vanilla: 7 ms, all of it a wait for the CPU in B's path; preempt: 4 ms, a wait
+ * ending at the unlock, under L.
+ */
+class AnatomyScenarioTests {
+
+  private static final long MS = 1_000_000;
+  private static final long DRIVER =
+      dev.kernellab.paths.drivers.Rtc.CMOS_READ_NS + dev.kernellab.paths.drivers.Rtc.READ_TAIL_NS;
+
+  /** The worst sample when B runs the system call {@code k}, with the preempt patch or not. */
+  static SampleAnatomy worst(KernelPath k, boolean preempt) {
+    Kernel24Paths paths = Kernel24Paths.withDefaults();
+    KernelPath b = KernelPath.userProgram("B").syscall(k)
+        .loop("spin", Long.MAX_VALUE, x -> x.compute(MS)).build();
+    Realfeel realfeel = new Realfeel(paths, 2048);
+    KernelBuilder kb =
+        new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
+            .scheduler(SchedulerProvider.create("goodness"));
+    paths.install(kb);
+    LatencyAnatomy anatomy = new LatencyAnatomy(realfeel.probe(), 4);
+    kb.tracer(anatomy);
+    kb.task(realfeel.task()).task(TaskSpec.user("B", b));
+    if (preempt) {
+      kb.patch(new PreemptKernelPatch());
+    }
+    realfeel.listen(anatomy);
+    Kernel kernel = kb.build();
+    // One interrupt, at 1 ms (the probe's RTC rate is never set, so this is the only one).
+    kernel.simulation().schedule(new Event("rtc", t -> kernel.machine().ioApic().assertLine(Rtc.IRQ)), MS);
+    kernel.run(20 * MS);
+    assertThat(realfeel.result().latency().samples()).isEqualTo(1);
+    return anatomy.worst().get(0);
+  }
+
+  private static SampleAnatomy worstOfS2(boolean preempt) {
+    SpinLock l = SpinLock.spin("L");
+    KernelPath k =
+        KernelPath.path("scenario/s2.c", "K")
+            .spinLock(l).compute(5 * MS).spinUnlock(l).compute(3 * MS).build();
+    return worst(k, preempt);
+  }
+
+  private static long sum(List<Segment> segments) {
+    return segments.stream().mapToLong(Segment::ns).sum();
+  }
+
+  @Test
+  void vanillaWaitsForBsReturnToUserInItsPath() {
+    SampleAnatomy w = worstOfS2(false);
+    assertThat(w.latencyNs()).isEqualTo(7 * MS + DRIVER);
+    assertThat(sum(w.segments())).isEqualTo(w.latencyNs());
+    assertThat(w.segments()).extracting(Segment::part).containsExactly(
+        Part.INTERRUPT_LATENCY, Part.HANDLER, Part.WAIT_FOR_CPU, Part.SWITCH_TO_USER);
+    assertThat(w.dominant().part()).isEqualTo(Part.WAIT_FOR_CPU);
+    assertThat(w.dominant().ns()).isBetween(7 * MS - DRIVER, 7 * MS);
+    assertThat(w.probe().comm()).isEqualTo("realfeel");
+    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.NotPreemptible.class, c -> {
+      assertThat(c.path().location()).isEqualTo("scenario/s2.c:K");
+      assertThat(c.task().comm()).isEqualTo("B");
+      assertThat(c.kernelPreemptible()).isFalse();
+      assertThat(c.siteHooked()).isFalse();
+    });
+  }
+
+  @Test
+  void preemptWaitsForTheUnlockOfL() {
+    SampleAnatomy w = worstOfS2(true);
+    assertThat(w.latencyNs()).isEqualTo(4 * MS + DRIVER);
+    assertThat(sum(w.segments())).isEqualTo(w.latencyNs());
+    assertThat(w.dominant().part()).isEqualTo(Part.WAIT_FOR_CPU);
+    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.SpinlockHeld.class, c -> {
+      assertThat(c.path().location()).isEqualTo("scenario/s2.c:K");
+      assertThat(c.lock().name()).isEqualTo("L");
+      assertThat(c.task().comm()).isEqualTo("B");
+    });
+  }
+
+  @Test
+  void theInterruptWasTakenAtOnceAndTheHandlerIsTheDriversReadTail() {
+    SampleAnatomy w = worstOfS2(false);
+    assertThat(w.segment(Part.INTERRUPT_LATENCY)).hasValueSatisfying(s -> {
+      assertThat(s.ns()).isZero();
+      assertThat(s.cause()).isInstanceOf(Cause.TakenAtOnce.class);
+    });
+    assertThat(w.segment(Part.HANDLER)).hasValueSatisfying(s ->
+        assertThat(s.cause()).isEqualTo(new Cause.Handler(Rtc.IRQ)));
+    assertThat(w.segment(Part.SWITCH_TO_USER)).hasValueSatisfying(s ->
+        assertThat(s.cause()).isInstanceOf(Cause.ReturnToUser.class));
+  }
+
+  /**
+   * K runs 2 ms in itself, then calls J for 3 ms and comes back for 1 ms: the wait of the
+   * vanilla kernel is split between the two paths in the order they first held the CPU, and
+   * adds up to the nanosecond.
+   */
+  @Test
+  void aWaitTwoPathsHeldInTurnIsSplitBetweenThemAndAddsUp() {
+    KernelPath j = KernelPath.path("scenario/split.c", "J").compute(3 * MS).build();
+    KernelPath k = KernelPath.path("scenario/split.c", "K")
+        .compute(2 * MS).call(j).compute(MS).build();
+    SampleAnatomy w = worst(k, false);
+    Segment wait = w.segment(Part.WAIT_FOR_CPU).orElseThrow();
+    assertThat(wait.holders()).hasSize(2);
+    assertThat(wait.holders().stream().mapToLong(Cause.Holding::ns).sum()).isEqualTo(wait.ns());
+    assertThat(wait.holders()).allSatisfy(h -> assertThat(h).isInstanceOf(Cause.NotPreemptible.class));
+    Cause.NotPreemptible first = (Cause.NotPreemptible) wait.holders().get(0);
+    Cause.NotPreemptible second = (Cause.NotPreemptible) wait.holders().get(1);
+    // the interrupt comes 1 ms into K's 2 ms (the handler costs nothing on this machine, the
+    // driver's read tail is the probe's own): K holds 1 ms before the call and 1 ms after it
+    assertThat(first.path().function()).isEqualTo("K");
+    assertThat(first.ns()).isEqualTo(2 * MS);
+    assertThat(second.path().function()).isEqualTo("J");
+    assertThat(second.ns()).isEqualTo(3 * MS);
+    assertThat(wait.cause()).isEqualTo(second);
+    assertThat(w.latencyNs()).isEqualTo(5 * MS + DRIVER);
+  }
+
+  /** A cause a patch declares on its path is what the anatomy reports for the time spent there. */
+  record BiosCall(String function) implements dev.kernellab.kernel.LatencyCause {
+    @Override
+    public String describe(String task, KernelPath path, long ns) {
+      return "APM BIOS call " + function + " by " + task;
+    }
+  }
+
+  @Test
+  void aCauseAPathDeclaresIsReportedWithItsOwnType() {
+    KernelPath bios = KernelPath.path("arch/i386/kernel/apm.c", "apm_bios_call")
+        .cause(new BiosCall("APM_GET_EVENT")).compute(4 * MS).build();
+    KernelPath k = KernelPath.path("scenario/apm.c", "K").call(bios).build();
+    SampleAnatomy w = worst(k, false);
+    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.Declared.class, d -> {
+      assertThat(d.cause()).isEqualTo(new BiosCall("APM_GET_EVENT"));
+      assertThat(d.path().function()).isEqualTo("apm_bios_call");
+      assertThat(d.task().comm()).isEqualTo("B");
+    });
+  }
+}
