@@ -52,7 +52,7 @@ class AnatomyScenarioTests {
     realfeel.listen(anatomy);
     Kernel kernel = kb.build();
     // One interrupt, at 1 ms (the probe's RTC rate is never set, so this is the only one).
-    kernel.simulation().schedule(new Event("rtc", t -> kernel.machine().ioApic().assertLine(Rtc.IRQ)), MS);
+    kernel.machine().simulation().schedule(new Event("rtc", t -> kernel.machine().ioApic().assertLine(Rtc.IRQ)), MS);
     kernel.run(20 * MS);
     assertThat(realfeel.result().latency().samples()).isEqualTo(1);
     return anatomy.worst().get(0);

@@ -87,6 +87,6 @@ public class InterpreterBenchmark {
   public long runOneMillisecond() {
     until += SIM_NS_PER_INVOCATION;
     kernel.run(until);
-    return kernel.simulation().eventsFired();
+    return kernel.eventsFired();
   }
 }

@@ -269,9 +269,17 @@ public final class Kernel {
     return interpreter.opsExecuted();
   }
 
-  /** The simulation. */
-  public Simulation simulation() {
-    return sim;
+  /**
+   * Engine events fired so far (the machine's engine is {@code machine().simulation()}, for a
+   * test that drives a device).
+   */
+  public long eventsFired() {
+    return sim.eventsFired();
+  }
+
+  /** Of {@link #eventsFired()}, those the CPUs ended inline, without the event queue. */
+  public long eventsFiredInline() {
+    return sim.eventsFiredInline();
   }
 
   /** The scheduler. */

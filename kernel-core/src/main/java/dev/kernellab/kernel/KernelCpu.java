@@ -79,8 +79,8 @@ public final class KernelCpu {
     return kernel.machine();
   }
 
-  /** The hardware CPU. */
-  public Cpu hardware() {
+  /** The hardware CPU: the kernel's own; actions and tracers read its state through this view. */
+  Cpu hardware() {
     return cpu;
   }
 
@@ -112,12 +112,24 @@ public final class KernelCpu {
   }
 
   /**
-   * The arguments the current task passed to the system call it is in, if they are a
-   * {@code type}; otherwise null (no call, a call without arguments, or other arguments).
+   * The arguments the current task passed to the system call it is in, as the {@code type}
+   * the call's body reads them as; null when there are none (no call, or a call made without
+   * arguments, whose body then falls back on its defaults).
+   *
+   * @throws IllegalStateException if the call was made with arguments of another type: a user
+   *     program passing the wrong arguments to a body, which would otherwise silently run it
+   *     on its defaults (the kernel reports it as an oops)
    */
   public <T> T syscallArgs(Class<T> type) {
     Object a = current.syscallArgs;
-    return type.isInstance(a) ? type.cast(a) : null;
+    if (a == null) {
+      return null;
+    }
+    if (!type.isInstance(a)) {
+      throw new IllegalStateException(current + " called " + taskKernelPath() + " with arguments "
+          + a.getClass().getSimpleName() + ", which it reads as " + type.getSimpleName());
+    }
+    return type.cast(a);
   }
 
   /**

@@ -595,7 +595,7 @@ public final class KernelPath {
      * A system call with arguments: {@code args} is asked for them at the instant of the call,
      * and {@code body} finds them with {@link KernelCpu#syscallArgs(Class)}.
      */
-    public Builder syscall(KernelPath body, SyscallArgs args) {
+    public Builder syscall(KernelPath body, SyscallArgs<?> args) {
       syscall(body);
       ops.set(ops.size() - 1, new TaskOps.Syscall(body, java.util.Objects.requireNonNull(args, "args")));
       return this;
@@ -606,7 +606,7 @@ public final class KernelPath {
      * the file system): what {@link KernelCpu#syscallArgs(Class)} returns from here until the
      * task's next system call.
      */
-    public Builder args(SyscallArgs args) {
+    public Builder args(SyscallArgs<?> args) {
       java.util.Objects.requireNonNull(args, "args");
       return kernelOnly("args", new FlowOps.Effect("(arguments)", c -> c.current.syscallArgs = args.at(c)));
     }

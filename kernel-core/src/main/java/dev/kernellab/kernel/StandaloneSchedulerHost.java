@@ -76,9 +76,27 @@ public final class StandaloneSchedulerHost extends SchedulerHost {
     return t;
   }
 
+  /** {@code t}, if it is one of this host's live tasks (spawned or forked here, not exited) or an idle task. */
+  private Task live(Task t) {
+    java.util.Objects.requireNonNull(t, "task");
+    if (!tasks.contains(t) && !java.util.Arrays.asList(idle).contains(t)) {
+      throw new IllegalArgumentException(t + " is not a live task of this host: spawn or fork it here first");
+    }
+    return t;
+  }
+
+  /** {@code t}, if it is new to this host: a task is spawned or forked once. */
+  private Task fresh(Task t) {
+    java.util.Objects.requireNonNull(t, "task");
+    if (tasks.contains(t) || java.util.Arrays.asList(idle).contains(t)) {
+      throw new IllegalArgumentException(t + " is a task of this host already");
+    }
+    return t;
+  }
+
   /** Creates a task and makes it runnable on {@code cpu} as a boot task would be. */
   public Task spawn(Task t, int cpu) {
-    t.setCpu(cpu);
+    fresh(t).setCpu(cpu);
     t.setSchedEntity(scheduler.createEntity(t));
     tasks.add(t);
     int saved = thisCpu;
@@ -90,6 +108,7 @@ public final class StandaloneSchedulerHost extends SchedulerHost {
 
   /** Forks {@code child} from the current task of {@code cpu}. */
   public Task fork(int cpu, Task child) {
+    fresh(child);
     Task parent = current[cpu];
     child.setCpu(cpu);
     child.parent = parent;
@@ -244,12 +263,12 @@ public final class StandaloneSchedulerHost extends SchedulerHost {
    * then calls {@link #schedule(int)} or a scheduler method.
    */
   public void setState(Task t, TaskState state) {
-    t.setState(state);
+    live(t).setState(state);
   }
 
   /** Posts or clears a pending signal for {@code t}. */
   public void setSignalPending(Task t, boolean pending) {
-    t.setSignalPending(pending);
+    live(t).setSignalPending(pending);
   }
 
   /** The current task of {@code cpu}. */

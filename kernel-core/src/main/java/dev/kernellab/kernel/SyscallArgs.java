@@ -10,10 +10,13 @@ package dev.kernellab.kernel;
  * FileIo io = new FileIo(file);                       // one per task
  * .syscall(filemap.read, c -> io.at(offset(c), 4096))
  * }</pre>
+ *
+ * @param <A> the arguments' type, the one the call's body reads them as
+ *     ({@link KernelCpu#syscallArgs(Class)} refuses another)
  */
 @FunctionalInterface
-public interface SyscallArgs {
+public interface SyscallArgs<A> {
 
   /** The arguments of this call, made by the calling task on {@code cpu}. */
-  Object at(KernelCpu cpu);
+  A at(KernelCpu cpu);
 }

@@ -136,9 +136,9 @@ final class TaskOps {
   @Models(file = "arch/i386/kernel/entry.S", function = "system_call", version = "2.4.17")
   static final class Syscall extends Op {
     final KernelPath body;
-    final SyscallArgs args; // null: a call without arguments the kernel looks at
+    final SyscallArgs<?> args; // null: a call without arguments the kernel looks at
 
-    Syscall(KernelPath body, SyscallArgs args) {
+    Syscall(KernelPath body, SyscallArgs<?> args) {
       this.body = body;
       this.args = args;
     }

@@ -139,7 +139,7 @@ class DebugCheckTests {
         k("cli_sleep")
             .localIrqDisable()
             .sleepFor(MS)
-            .effect("note IF", c -> afterSleep[0] = c.hardware().interruptsEnabled())
+            .effect("note IF", c -> afterSleep[0] = c.interruptsEnabled())
             .build();
     Kernel kernel =
         new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)

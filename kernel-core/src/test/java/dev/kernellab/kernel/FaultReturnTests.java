@@ -50,15 +50,15 @@ class FaultReturnTests {
     KernelPath k = KernelPath.path("fs/test.c", "copy_from_user")
         .localIrqDisable()
         .pageFault(DO_PAGE_FAULT)
-        .effect("IF", c -> seen.add("kernel, cli: " + c.hardware().interruptsEnabled()))
+        .effect("IF", c -> seen.add("kernel, cli: " + c.interruptsEnabled()))
         .localIrqEnable()
         .pageFault(DO_PAGE_FAULT)
-        .effect("IF", c -> seen.add("kernel: " + c.hardware().interruptsEnabled()))
+        .effect("IF", c -> seen.add("kernel: " + c.interruptsEnabled()))
         .build();
     KernelPath user = KernelPath.userProgram("U")
         .syscall(k)
         .pageFault(DO_PAGE_FAULT)
-        .effect("IF", c -> seen.add("user: " + c.hardware().interruptsEnabled()
+        .effect("IF", c -> seen.add("user: " + c.interruptsEnabled()
             + " count=" + c.preemptCount()))
         .build();
     new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)

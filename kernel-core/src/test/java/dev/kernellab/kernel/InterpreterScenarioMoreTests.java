@@ -195,7 +195,7 @@ class InterpreterScenarioMoreTests {
             .task(TaskSpec.user("holder", holder).onCpu(1).allowedOn(2))
             .build();
     int[] seenAtCpu0 = {0};
-    k.simulation().schedule(new Event("rtc", now -> {
+    k.machine().simulation().schedule(new Event("rtc", now -> {
       k.machine().ioApic().assertLine(Rtc.IRQ);
       seenAtCpu0[0]++;
     }), 2 * MS);

@@ -87,7 +87,7 @@ class InterruptTraceTests {
         .task(TaskSpec.user("B", RtcProbeRig.userHog()))
         .build();
     rtcVector[0] = k.machine().ioApic().vectorOf(Rtc.IRQ);
-    k.simulation().schedule(new Event("rtc", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), MS);
+    k.machine().simulation().schedule(new Event("rtc", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), MS);
     k.run(3 * MS);
     assertThat(seen).containsExactly(
         "irq_entry @1000", "irq_exit @1100", "softirq_entry @1100", "wakeup R @1150 cpu0",

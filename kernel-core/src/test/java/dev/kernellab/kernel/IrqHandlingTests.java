@@ -40,10 +40,10 @@ class IrqHandlingTests {
         .task(TaskSpec.user("B", RtcProbeRig.userHog()))
         .build();
     for (long t : rtcAt) {
-      k.simulation().schedule(new Event("rtc", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), t);
+      k.machine().simulation().schedule(new Event("rtc", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), t);
     }
     for (long t : ideAt) {
-      k.simulation().schedule(new Event("ide", now -> k.machine().ioApic().assertLine(IdeDisk.IRQ)), t);
+      k.machine().simulation().schedule(new Event("ide", now -> k.machine().ioApic().assertLine(IdeDisk.IRQ)), t);
     }
     return k;
   }

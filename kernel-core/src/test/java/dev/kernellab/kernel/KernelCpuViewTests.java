@@ -1,6 +1,7 @@
 package dev.kernellab.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
@@ -37,7 +38,7 @@ class KernelCpuViewTests {
     }
     Kernel k = b.build();
     if (irqAt >= 0) {
-      k.simulation().schedule(new Event("rtc", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), irqAt);
+      k.machine().simulation().schedule(new Event("rtc", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), irqAt);
     }
     return k;
   }
@@ -95,7 +96,7 @@ class KernelCpuViewTests {
   @Test
   void aSystemCallsArgumentsAreSeenByItsBodyOnly() {
     List<String> seen = new ArrayList<>();
-    Action look = c -> seen.add(c.syscallArgs(Args.class) + "/" + c.syscallArgs(String.class));
+    Action look = c -> seen.add(String.valueOf(c.syscallArgs(Args.class)));
     KernelPath body = KernelPath.path("fs/read_write.c", "sys_read").effect("args", look).build();
     KernelPath user = KernelPath.userProgram("P")
         .syscall(body, c -> new Args(3))
@@ -103,7 +104,19 @@ class KernelCpuViewTests {
         .syscall(body)
         .build();
     boot(user, null, null, -1).run(MS);
-    assertThat(seen).containsExactly("Args[fd=3]/null", "null/null", "null/null");
+    assertThat(seen).containsExactly("Args[fd=3]", "null", "null");
+  }
+
+  /** A body that reads its arguments as another type than the caller passed is a bug, not a default. */
+  @Test
+  void argumentsOfAnotherTypeThanTheBodyReadsAreAnOops() {
+    KernelPath body = KernelPath.path("fs/read_write.c", "sys_read")
+        .effect("args", c -> c.syscallArgs(String.class)).build();
+    KernelPath user = KernelPath.userProgram("P").syscall(body, c -> new Args(3)).build();
+    Kernel k = boot(user, null, null, -1);
+    assertThatThrownBy(() -> k.run(MS))
+        .isInstanceOf(KernelBug.class)
+        .hasMessageContaining("with arguments Args, which it reads as String");
   }
 
   /** Preempt-off and preempt-on events of a latency tracer, from what the path does. */

@@ -274,7 +274,7 @@ class KernelLifecycleTests {
         .task(TaskSpec.user("B", RtcProbeRig.busyTask(k)))
         .build();
     for (long t : new long[] {MS / 4, 3 * MS / 2}) {
-      kernel.simulation().schedule(new Event("dev", now -> kernel.machine().ioApic().assertLine(Rtc.IRQ)), t);
+      kernel.machine().simulation().schedule(new Event("dev", now -> kernel.machine().ioApic().assertLine(Rtc.IRQ)), t);
     }
     kernel.run(5 * MS);
     assertThat(handler).containsExactly(MS / 4, 3 * MS / 2);

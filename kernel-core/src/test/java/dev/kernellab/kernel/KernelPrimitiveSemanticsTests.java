@@ -50,14 +50,14 @@ class KernelPrimitiveSemanticsTests {
         .task(TaskSpec.user("B", RtcProbeRig.busyTask(k)));
     Kernel kernel = b.build();
     for (long t : irqAt) {
-      kernel.simulation().schedule(
+      kernel.machine().simulation().schedule(
           new Event("dev.assert", now -> kernel.machine().ioApic().assertLine(Rtc.IRQ)), t);
     }
     return kernel;
   }
 
   private static Action flag(Seen seen) {
-    return c -> seen.interruptFlag.add(c.hardware().interruptsEnabled());
+    return c -> seen.interruptFlag.add(c.interruptsEnabled());
   }
 
   @Test

@@ -60,7 +60,7 @@ class KsoftirqdTests {
         .openSoftirq(Softirq.NET_RX, netRx)
         .task(spec)
         .build();
-    k.simulation().schedule(new Event("dev.assert", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), MS);
+    k.machine().simulation().schedule(new Event("dev.assert", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), MS);
     return k;
   }
 

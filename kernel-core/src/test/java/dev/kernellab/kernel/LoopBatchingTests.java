@@ -77,8 +77,8 @@ class LoopBatchingTests {
         .requestIrq(Rtc.IRQ, "dev", handler, true)
         .task(TaskSpec.user("B", b))
         .build();
-    kernel.simulation().setInlineEvents(inline);
-    kernel.simulation().schedule(
+    kernel.machine().simulation().setInlineEvents(inline);
+    kernel.machine().simulation().schedule(
         new Event("dev.assert", now -> kernel.machine().ioApic().assertLine(Rtc.IRQ)), irqAt);
     kernel.run(5_000_000);
     seen.ops = kernel.opsExecuted();

@@ -43,7 +43,7 @@ class OopsReportTests {
       b.task(TaskSpec.user("C", RtcProbeRig.userHog()).onCpu(1).allowedOn(2));
     }
     Kernel k = b.build();
-    k.simulation().schedule(new Event("rtc", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), 5 * MS / 2);
+    k.machine().simulation().schedule(new Event("rtc", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), 5 * MS / 2);
     return catchThrowableOfType(KernelBug.class, () -> k.run(5 * MS));
   }
 

@@ -86,7 +86,7 @@ public final class RtcProbeRig {
 
   /** Asserts the RTC line at {@code tIrq}. */
   public static void assertRtcAt(Kernel k, long tIrq) {
-    k.simulation()
+    k.machine().simulation()
         .schedule(new Event("rtc.assert", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), tIrq);
   }
 

@@ -50,7 +50,7 @@ class ScheduleReturnTests {
                 && next.runtimeNs() == 0 && switches.stream().filter(s -> s.endsWith("->child")).count() == 1) {
               Kernel k = kernel[0];
               firstChild[0] = next;
-              k.simulation().schedule(
+              k.machine().simulation().schedule(
                   new Event("wake rt", t -> k.cpu(0).wakeUpProcess(k.task("rt").orElseThrow())), now + 5 * US);
             }
           }
@@ -93,11 +93,11 @@ class ScheduleReturnTests {
             .localIrqDisable() // the caller's cli()
             .localIrqSave()
             .sleepOn(wq)
-            .effect("IF after schedule()", c -> seen[0] = c.hardware().interruptsEnabled())
+            .effect("IF after schedule()", c -> seen[0] = c.interruptsEnabled())
             .localIrqRestore()
-            .effect("IF after restore", c -> seen[1] = c.hardware().interruptsEnabled())
+            .effect("IF after restore", c -> seen[1] = c.interruptsEnabled())
             .localIrqEnable()
-            .effect("IF after sti", c -> seen[2] = c.hardware().interruptsEnabled())
+            .effect("IF after sti", c -> seen[2] = c.interruptsEnabled())
             .build();
     Kernel k =
         new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)

@@ -229,7 +229,7 @@ class SpinLockSemanticsTests {
     KernelPath dHandler = KernelPath.path("drivers/char/rtc.c", "rtc_interrupt").spinLock(d).spinUnlock(d).build();
     Kernel debugged = smp(1, null, k("task").spinLock(d).compute(2 * MS).spinUnlock(d).build())
         .requestIrq(Rtc.IRQ, "rtc", dHandler, false).build();
-    debugged.simulation().schedule(
+    debugged.machine().simulation().schedule(
         new Event("rtc", now -> debugged.machine().ioApic().assertLine(Rtc.IRQ)), MS);
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> debugged.run(5 * MS))
         .isInstanceOf(KernelBug.class)
@@ -237,7 +237,7 @@ class SpinLockSemanticsTests {
     Kernel kernel = smp(1, null, task).requestIrq(Rtc.IRQ, "rtc", handler, false)
         .debugChecks(new DebugChecks(true, false, true, true, true, true))
         .build();
-    kernel.simulation().schedule(
+    kernel.machine().simulation().schedule(
         new Event("rtc", now -> kernel.machine().ioApic().assertLine(Rtc.IRQ)), MS);
     kernel.run(5 * MS);
     assertThat(seen).containsExactly("handler@1000 held=true", "task@2000 held=true", "after@2000 held=false");

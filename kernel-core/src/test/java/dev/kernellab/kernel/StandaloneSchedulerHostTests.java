@@ -248,4 +248,22 @@ class StandaloneSchedulerHostTests {
     h.reschedule(0);
     assertThat(h.idle(0).needResched()).isTrue();
   }
+
+  /** A task of another host, or one not spawned yet or exited, cannot be driven through this one. */
+  @Test
+  void onlyTheHostsLiveTasksCanBeDriven() {
+    StandaloneSchedulerHost a = new StandaloneSchedulerHost(new SimpleRoundRobinScheduler(), 1, 100);
+    StandaloneSchedulerHost b = new StandaloneSchedulerHost(new SimpleRoundRobinScheduler(), 1, 100);
+    Task t = b.newTask(7, "T", SchedPolicy.OTHER, 0, 0);
+    org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+        .isThrownBy(() -> b.setState(t, TaskState.INTERRUPTIBLE))
+        .withMessage("T[7] is not a live task of this host: spawn or fork it here first");
+    b.spawn(t, 0);
+    org.assertj.core.api.Assertions.assertThatIllegalArgumentException().isThrownBy(() -> a.setState(t, TaskState.INTERRUPTIBLE));
+    org.assertj.core.api.Assertions.assertThatIllegalArgumentException().isThrownBy(() -> a.setSignalPending(t, true));
+    org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+        .isThrownBy(() -> b.spawn(t, 0)).withMessage("T[7] is a task of this host already");
+    b.setState(t, TaskState.INTERRUPTIBLE);
+    assertThat(t.state()).isEqualTo(TaskState.INTERRUPTIBLE);
+  }
 }

@@ -133,7 +133,7 @@ class TimingRulesTests {
         .task(TaskSpec.user("A", RtcProbeRig.busyTask(body)))
         .build();
     for (long t : new long[] {60 * US, 85 * US}) {
-      k.simulation().schedule(new Event("rtc", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), t);
+      k.machine().simulation().schedule(new Event("rtc", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), t);
     }
     k.run(MS);
     assertThat(at).containsExactly(50 * US, 100 * US);

@@ -49,7 +49,7 @@ class ConsoleTests {
     b.task(TaskSpec.user("klog", KernelPath.userProgram("klog").syscall(p.console().printk).build()));
     Kernel k = b.build();
     rtcVector[0] = k.machine().ioApic().vectorOf(Rtc.IRQ);
-    k.simulation().schedule(new Event("rtc", t -> k.machine().ioApic().assertLine(Rtc.IRQ)), 5 * MS);
+    k.machine().simulation().schedule(new Event("rtc", t -> k.machine().ioApic().assertLine(Rtc.IRQ)), 5 * MS);
     k.run(40 * MS);
     assertThat(rtcEntries).hasSize(1);
     assertThat(rtcEntries.get(0) - 5 * MS).isLessThan(5 * US);

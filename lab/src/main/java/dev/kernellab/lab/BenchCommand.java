@@ -169,8 +169,8 @@ final class BenchCommand implements Callable<Integer> {
     System.gc();
     long live = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     java.lang.ref.Reference.reachabilityFence(k);
-    return new Row(e.workload(), e.config(), k.now(), k.simulation().eventsFired(),
-        k.simulation().eventsFired() - k.simulation().eventsFiredInline(), k.opsExecuted(), wall, cpu, alloc, peak, live);
+    return new Row(e.workload(), e.config(), k.now(), k.eventsFired(),
+        k.eventsFired() - k.eventsFiredInline(), k.opsExecuted(), wall, cpu, alloc, peak, live);
   }
 
   /**

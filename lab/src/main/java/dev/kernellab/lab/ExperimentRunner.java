@@ -69,6 +69,6 @@ final class ExperimentRunner {
       }
     }
     return new ConfigResult(e, c.run().result(k), c.anatomy().worst().stream().map(AnatomyText::render).toList(), k.now(),
-        k.simulation().eventsFired(), System.nanoTime() - wall0, partial);
+        k.eventsFired(), System.nanoTime() - wall0, partial);
   }
 }

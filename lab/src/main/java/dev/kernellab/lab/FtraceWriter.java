@@ -52,7 +52,7 @@ final class FtraceWriter implements Tracer {
   private void line(long now, int cpu, String event, String fields) {
     KernelCpu c = kernel.cpu(cpu);
     Task t = c.current();
-    char irqsOff = c.hardware().interruptsEnabled() ? '.' : 'd';
+    char irqsOff = c.interruptsEnabled() ? '.' : 'd';
     char resched = t.needResched() ? 'N' : '.';
     int count = t.preemptCount();
     char ctx = PreemptCount.inIrq(count) ? (PreemptCount.inSoftirq(count) ? 'H' : 'h')

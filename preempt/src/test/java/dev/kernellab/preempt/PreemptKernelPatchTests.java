@@ -103,7 +103,7 @@ class PreemptKernelPatchTests {
             .preemptEnableNoResched()
             .compute(MS)
             .pageFault(fault)
-            .effect("IF", c -> ifAfterFault[0] = c.hardware().interruptsEnabled())
+            .effect("IF", c -> ifAfterFault[0] = c.interruptsEnabled())
             .compute(MS)
             .localIrqEnable()
             .compute(MS)
@@ -124,7 +124,7 @@ class PreemptKernelPatchTests {
             .call(rig.rtcInterrupt) // rtc_irq_data++ and wake_up(&rtc_wait), from process context
             .compute(MS)
             .spinUnlock(l)
-            .effect("IF", c -> ifAfterUnlock[0] = c.hardware().interruptsEnabled())
+            .effect("IF", c -> ifAfterUnlock[0] = c.interruptsEnabled())
             .compute(2 * MS)
             .localIrqEnable()
             .compute(MS)

@@ -49,7 +49,7 @@ class GoodnessScheduleOrderTests {
               windowAt[0] = k.now();
               prevInWindow[0] = k.current(cpu);
               // The interrupt comes in the middle of the recalculation, interrupts on.
-              k.simulation().schedule(
+              k.machine().simulation().schedule(
                   new Event("rtc", t -> k.machine().ioApic().assertLine(Rtc.IRQ)), k.now() + 1 + ns / 2);
             }
             return ns;

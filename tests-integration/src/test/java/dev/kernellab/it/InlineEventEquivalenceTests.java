@@ -61,13 +61,13 @@ class InlineEventEquivalenceTests {
     TraceDigest trace = new TraceDigest();
     b.tracer(trace);
     Kernel k = b.build();
-    k.simulation().setInlineEvents(inline);
+    k.machine().simulation().setInlineEvents(inline);
     run.start(k);
     // In slices, as the lab and the soak run it: a slice's end is a horizon the shortcut must respect.
     for (long t = 500_000_000L; t <= RUN_NS; t += 500_000_000L) {
       k.run(t);
     }
-    return new Outcome(trace.digest(), trace.events(), k.simulation().eventsFired(), k.simulation().eventsFiredInline(),
+    return new Outcome(trace.digest(), trace.events(), k.eventsFired(), k.eventsFiredInline(),
         figures(run.result(k)), k.machine().cpu(0).computeNs());
   }
 

@@ -52,13 +52,13 @@ final class ScenarioRunner {
       @Override
       public void pathEnter(long now, int cpu, KernelPath path) {
         if (path == s.k() && !assertRtc.isScheduled() && !kernel[0].machine().ioApic().wasAsserted(Rtc.IRQ)) {
-          kernel[0].simulation().schedule(assertRtc, now + s.tIrqNs());
+          kernel[0].machine().simulation().schedule(assertRtc, now + s.tIrqNs());
         }
       }
     });
     kernel[0] = kb.build();
     if (s.k() == null) {
-      kernel[0].simulation().schedule(assertRtc, s.tIrqNs());
+      kernel[0].machine().simulation().schedule(assertRtc, s.tIrqNs());
     }
     kernel[0].run(9 * GoldenScenarios.MS);
     if (rig.latencies.isEmpty()) {

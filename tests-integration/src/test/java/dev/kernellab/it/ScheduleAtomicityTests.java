@@ -74,7 +74,7 @@ class ScheduleAtomicityTests {
             if (sleepAvg[0] < 0 && cpu == 0 && now > 300 * MS && path != null && path.function().equals("schedule")
                 && k.cpu(0).current() == a && a.state() == TaskState.INTERRUPTIBLE) {
               sleepAvg[0] = ((O1Entity) a.schedEntity()).sleepAvg();
-              k.simulation().schedule(new Event("wake A", n -> {
+              k.machine().simulation().schedule(new Event("wake A", n -> {
                 k.cpu(1).wakeUpProcess(a);
                 sleepAvg[1] = ((O1Entity) a.schedEntity()).sleepAvg();
               }), now + wakeDelayNs);

@@ -236,7 +236,7 @@ class SmpEdgeCaseTests {
             .task(TaskSpec.user("C", KernelPath.userProgram("C")
                 .loop("burn", Long.MAX_VALUE, x -> x.compute(MS)).build()).onCpu(0).allowedOn(0b01))
             .build();
-    k.simulation().schedule(new Event("wake P", now -> k.cpu(0).wakeUpProcess(k.task("P").orElseThrow())), MS);
+    k.machine().simulation().schedule(new Event("wake P", now -> k.cpu(0).wakeUpProcess(k.task("P").orElseThrow())), MS);
     k.run(3 * MS);
     k.checkInvariants();
     assertThat(log.first("cpu1 B->P")).isEqualTo(MS + 10 * US);

@@ -102,7 +102,7 @@ class UnnumberedScenarioTests {
             .task(TaskSpec.user("A", taker).onCpu(0).allowedOn(0b01))
             .task(TaskSpec.user("B", holder).onCpu(1).allowedOn(0b10))
             .build();
-    k.simulation().schedule(new Event("rtc", now -> {
+    k.machine().simulation().schedule(new Event("rtc", now -> {
       countWhileSpinning[0] = k.cpu(0).preemptCount();
       k.machine().ioApic().assertLine(Rtc.IRQ);
     }), 2 * MS);

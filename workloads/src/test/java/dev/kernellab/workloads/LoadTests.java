@@ -90,6 +90,6 @@ class LoadTests {
     k.run(2_000 * MS);
     WorkloadResult r = run[0].result(k);
     return r.counters() + " " + r.probes().get(0).latency() + " " + r.probes().get(0).worst()
-        + " " + k.simulation().eventsFired();
+        + " " + k.eventsFired();
   }
 }

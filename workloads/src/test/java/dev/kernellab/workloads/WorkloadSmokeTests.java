@@ -36,7 +36,7 @@ class WorkloadSmokeTests {
     WorkloadResult r = run.result(k);
     System.out.println(name + ": " + r.probes().get(0).latency() + " " + r.counters()
         + (r.throughputMbPerS() == null ? "" : " " + r.throughputMbPerS() + " MB/s")
-        + " events=" + k.simulation().eventsFired() + " wall=" + (System.nanoTime() - wall0) / 1_000_000 + " ms");
+        + " events=" + k.eventsFired() + " wall=" + (System.nanoTime() - wall0) / 1_000_000 + " ms");
     assertThat(run.progress()).isPositive();
     assertThat(r.probes().get(0).latency().samples()).isPositive();
   }

@@ -118,7 +118,7 @@ final class SoakRunner {
           }
         }
       }
-      return new Result(sc, null, null, System.nanoTime() - wall0, k.simulation().eventsFired());
+      return new Result(sc, null, null, System.nanoTime() - wall0, k.eventsFired());
     } catch (KernelBug e) {
       return failed(sc, wall0, k, e.summary(), e.getMessage() + "\n" + stack(e));
     } catch (RuntimeException | Error e) {
@@ -159,7 +159,7 @@ final class SoakRunner {
   }
 
   private static Result failed(SoakCase sc, long wall0, Kernel k, String failure, String detail) {
-    long events = k == null ? 0 : k.simulation().eventsFired();
+    long events = k == null ? 0 : k.eventsFired();
     String at = k == null ? "" : " at t=" + k.now() + " ns";
     return new Result(sc, failure + at, detail, System.nanoTime() - wall0, events);
   }
