@@ -442,12 +442,23 @@ public final class KernelPath {
     /**
      * {@code cond_resched_lock(lock)}: if a reschedule is due, drop {@code lock}, schedule,
      * retake it, then pay {@code revalidateNs} to revalidate (restart a list walk, re-find a
-     * page).
+     * page). See {@link CondReschedLock}.
      */
     public Builder condReschedLock(SpinLock lock, long revalidateNs) {
-      return kernelOnly(
-          "cond_resched_lock",
-          new SchedOps.CondReschedLock(new SpinLock[] {lock}, revalidateNs, null, 1, false));
+      return kernelOnly("cond_resched_lock", new CondReschedLock.Break(
+          "cond_resched_lock(&" + lock("cond_resched_lock", lock).name() + ")", List.of(lock),
+          CondReschedLock.When.needResched(), CondReschedLock.Then.SCHEDULE, revalidateNs));
+    }
+
+    /**
+     * The lock break as a patch writes it, described as {@code description} (the patch's macro,
+     * for listings): when {@code when} says so, drop {@code locks} (outermost first in the
+     * list; dropped innermost first), run {@code then}, retake them outermost first and pay
+     * {@code revalidateNs}. See {@link CondReschedLock}.
+     */
+    public Builder condReschedLock(String description, List<SpinLock> locks, CondReschedLock.When when,
+        CondReschedLock.Then then, long revalidateNs) {
+      return kernelOnly("cond_resched_lock", new CondReschedLock.Break(description, locks, when, then, revalidateNs));
     }
 
     /**
@@ -464,9 +475,12 @@ public final class KernelPath {
      * dropped innermost first, and retaken outermost first after the reschedule.
      */
     public Builder condReschedLock(List<SpinLock> locks, long revalidateNs, Sysctl gate, int everyN) {
-      return kernelOnly(
-          "cond_resched_lock",
-          new SchedOps.CondReschedLock(locks.toArray(new SpinLock[0]), revalidateNs, gate, everyN, false));
+      CondReschedLock.When when = CondReschedLock.When.every(everyN).and(CondReschedLock.When.needResched());
+      if (gate != null) {
+        when = ((CondReschedLock.When) (c, i) -> gate.get()).and(when);
+      }
+      return condReschedLock("cond_resched_lock(" + names(locks) + (everyN > 1 ? ", every " + everyN : "") + ")"
+          + (gate == null ? "" : " [" + gate.name() + "]"), locks, when, CondReschedLock.Then.SCHEDULE, revalidateNs);
     }
 
     /**
@@ -476,9 +490,16 @@ public final class KernelPath {
      * each ending in a TLB flush).
      */
     public Builder dropLocksEvery(List<SpinLock> locks, int chunk, long costNs) {
-      return kernelOnly(
-          "a chunked lock drop",
-          new SchedOps.CondReschedLock(locks.toArray(new SpinLock[0]), costNs, null, chunk, true));
+      return condReschedLock("unlock(" + names(locks) + "); conditional_schedule(); relock, every " + chunk, locks,
+          CondReschedLock.When.every(chunk), CondReschedLock.Then.COND_RESCHED, costNs);
+    }
+
+    private static String names(List<SpinLock> locks) {
+      StringBuilder names = new StringBuilder();
+      for (SpinLock l : locks) {
+        names.append(names.length() == 0 ? "&" : ", &").append(l == null ? "null" : l.name());
+      }
+      return names.toString();
     }
 
     /**
