@@ -429,14 +429,9 @@ public final class KernelPath {
       return kernelOnly("schedule", new SchedOps.CallSchedule());
     }
 
-    /** {@code if (current->need_resched) schedule();}: a vanilla reschedule point. */
+    /** {@code cond_resched()}: {@code if (need_resched) schedule();}, a reschedule point. */
     public Builder condResched() {
-      return kernelOnly("cond_resched", new SchedOps.CondResched(null));
-    }
-
-    /** {@code conditional_schedule()} that a run-time switch can turn off. */
-    public Builder condResched(Sysctl gate) {
-      return kernelOnly("conditional_schedule", new SchedOps.CondResched(gate));
+      return kernelOnly("cond_resched", new SchedOps.CondResched());
     }
 
     /**
@@ -452,54 +447,13 @@ public final class KernelPath {
 
     /**
      * The lock break as a patch writes it, described as {@code description} (the patch's macro,
-     * for listings): when {@code when} says so, drop {@code locks} (outermost first in the
-     * list; dropped innermost first), run {@code then}, retake them outermost first and pay
+     * for listings): when {@code when} says so, drop {@code locks} (listed outermost first)
+     * innermost first, run {@code then}, retake them outermost first and pay
      * {@code revalidateNs}. See {@link CondReschedLock}.
      */
     public Builder condReschedLock(String description, List<SpinLock> locks, CondReschedLock.When when,
         CondReschedLock.Then then, long revalidateNs) {
       return kernelOnly("cond_resched_lock", new CondReschedLock.Break(description, locks, when, then, revalidateNs));
-    }
-
-    /**
-     * A lock break as the low-latency patch writes it: every {@code everyN}-th time (1 = every
-     * time), if a reschedule is due and {@code gate} (if any) is on, drop {@code lock},
-     * schedule, retake it and pay {@code revalidateNs}.
-     */
-    public Builder condReschedLock(SpinLock lock, long revalidateNs, Sysctl gate, int everyN) {
-      return condReschedLock(List.of(lock), revalidateNs, gate, everyN);
-    }
-
-    /**
-     * A lock break of several nested locks ({@code locks} outermost first): when due, all are
-     * dropped innermost first, and retaken outermost first after the reschedule.
-     */
-    public Builder condReschedLock(List<SpinLock> locks, long revalidateNs, Sysctl gate, int everyN) {
-      CondReschedLock.When when = CondReschedLock.When.every(everyN).and(CondReschedLock.When.needResched());
-      if (gate != null) {
-        when = ((CondReschedLock.When) (c, i) -> gate.get()).and(when);
-      }
-      return condReschedLock("cond_resched_lock(" + names(locks) + (everyN > 1 ? ", every " + everyN : "") + ")"
-          + (gate == null ? "" : " [" + gate.name() + "]"), locks, when, CondReschedLock.Then.SCHEDULE, revalidateNs);
-    }
-
-    /**
-     * A chunked walk: at every {@code chunk}-th iteration drop {@code locks} (innermost first)
-     * whether or not a reschedule is due, {@code conditional_schedule()}, retake them and pay
-     * {@code costNs} (the low-latency patch's {@code zap_page_range}: MAX_ZAP_BYTES chunks,
-     * each ending in a TLB flush).
-     */
-    public Builder dropLocksEvery(List<SpinLock> locks, int chunk, long costNs) {
-      return condReschedLock("unlock(" + names(locks) + "); conditional_schedule(); relock, every " + chunk, locks,
-          CondReschedLock.When.every(chunk), CondReschedLock.Then.COND_RESCHED, costNs);
-    }
-
-    private static String names(List<SpinLock> locks) {
-      StringBuilder names = new StringBuilder();
-      for (SpinLock l : locks) {
-        names.append(names.length() == 0 ? "&" : ", &").append(l == null ? "null" : l.name());
-      }
-      return names.toString();
     }
 
     /**

@@ -215,20 +215,19 @@ final class SchedOps {
     }
   }
 
-  /** {@code if (need_resched) schedule();}, optionally behind a sysctl. */
-  @Models(file = "include/linux/low-latency.h", function = "conditional_schedule",
-      version = "low-latency 2.4 (2.4.32 copy)")
+  /**
+   * {@code cond_resched()}: {@code if (need_resched()) __cond_resched();}, which is
+   * {@code set_current_state(TASK_RUNNING); schedule();}. Whether need_resched counts here is
+   * the preemption model's ({@link PreemptionModel#rescheduleAtCondResched}). The 2.4 patches'
+   * {@code conditional_schedule()} is the same test.
+   */
+  @Models(file = "include/linux/sched.h", function = "cond_resched", version = "2.5.27")
+  @Models(file = "kernel/sched.c", function = "__cond_resched", version = "2.5.27")
   static final class CondResched extends Op {
-    final Sysctl gate;
-
-    CondResched(Sysctl gate) {
-      this.gate = gate;
-    }
-
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
-      if ((gate == null || gate.get()) && k.preemption.rescheduleAtCondResched(c, c.current)) {
+      if (k.preemption.rescheduleAtCondResched(c, c.current)) {
         c.current.setState(TaskState.RUNNING);
         k.sched.callSchedule(c, ctx);
       }
@@ -236,7 +235,7 @@ final class SchedOps {
 
     @Override
     String describe() {
-      return gate == null ? "cond_resched()" : "conditional_schedule() [" + gate.name() + "]";
+      return "cond_resched()";
     }
   }
 }

@@ -1,6 +1,8 @@
 package dev.kernellab.lowlat;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.CondReschedLock.Then;
+import dev.kernellab.kernel.CondReschedLock.When;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPatch;
 import dev.kernellab.kernel.KernelPath;
@@ -43,15 +45,30 @@ public final class LowLatencyPatch implements CatalogPatch {
    *
    * The patch does not edit paths: for each PatchedSite it builds a small hook path and hooks
    * it on the site (KernelBuilder.Patching.hookSite), so every loop at that site, in every path
-   * of the catalog, runs it between iterations. A conditional schedule is condResched(). A lock
-   * break is condReschedLock(locks, revalidateNs, gate-if-counted, period): when it is due it
-   * drops every lock the loop holds, innermost first, calls schedule() (the patch's
-   * unconditional_schedule()) and retakes them outermost first; when it is not due nothing is
-   * touched. A chunked walk (zap_page_range) drops its lock at every chunk, due or not. condReschedLock releases the lock through the
-   * kernel's normal unlock, so preempt_count drops and, with the preempt patch, the break is
-   * itself a preemption point: the two patches compose without knowing each other, and the
+   * of the catalog, runs it between iterations. A conditional schedule is kernel-core's
+   * cond_resched(). A lock break is kernel-core's one lock-break primitive,
+   * condReschedLock(listing, locks, when, then, revalidateNs), which drops every lock the loop
+   * holds, innermost first, runs `then`, retakes them outermost first and pays the
+   * revalidation; when `when` says no, nothing is touched. What is the patch's own is the test
+   * and what runs with the locks dropped, by cadence (include/linux/low-latency.h [1]):
+   *
+   *   cadence             when                                          then
+   *   EVERY_ITERATION     need_resched                                  unconditional_schedule()
+   *   TEST_RESCHED_COUNT  enable_lowlatency && every n + 1 && need_resched  unconditional_schedule()
+   *   CHUNK               every n, due or not                           conditional_schedule()
+   *
+   * The first two are the patch's `if (need_resched) { spin_unlock(&l);
+   * unconditional_schedule(); spin_lock(&l); }`: schedule() is called whatever happened at the
+   * unlock, which under CONFIG_PREEMPT may already have preempted and cleared need_resched. The
+   * chunked form is its zap_page_range (mm/memory.c), which unlocks and flushes the TLB every
+   * 256 pages and then calls conditional_schedule(). The primitive releases the lock through
+   * the kernel's normal unlock, so preempt_count drops and, with the preempt patch, the break
+   * is itself a preemption point: the two patches compose without knowing each other, and the
    * break shortens the preempt-off region (docs/golden-scenarios.md, the four configurations:
    * "both").
+   *
+   * [1] include/linux/low-latency.h and mm/memory.c of the patch as applied to 2.4.32
+   *     (LowLatencySites names the copy).
    */
 
   /** The name the patch is registered under. */
@@ -147,10 +164,17 @@ public final class LowLatencyPatch implements CatalogPatch {
     }
   }
 
-  /** The hook path the patch runs between iterations at {@code ps}'s site. */
+  /**
+   * The hook path the patch runs between iterations at {@code ps}'s site: kernel-core's
+   * {@code cond_resched()} for a conditional schedule; for a lock break, kernel-core's
+   * {@code cond_resched_lock} primitive with the patch's own test and what runs with the locks
+   * dropped (see the implementation overview).
+   */
   @Models(file = "include/linux/low-latency.h", function = "conditional_schedule",
       version = LowLatencyPatch.VERSION)
   @Models(file = "include/linux/low-latency.h", function = "unconditional_schedule",
+      version = LowLatencyPatch.VERSION)
+  @Models(file = "include/linux/low-latency.h", function = "TEST_RESCHED_COUNT",
       version = LowLatencyPatch.VERSION)
   static KernelPath hook(PatchedSite ps, Function<String, SpinLock> locks, Sysctl gate) {
     Site s = ps.site();
@@ -160,11 +184,21 @@ public final class LowLatencyPatch implements CatalogPatch {
     }
     List<SpinLock> held = new ArrayList<>();
     ps.locks().forEach(name -> held.add(locks.apply(name)));
-    if (ps.cadence() == Cadence.CHUNK) {
-      return b.dropLocksEvery(held, ps.period(), ps.revalidateNs()).build();
-    }
-    b.condReschedLock(held, ps.revalidateNs(), ps.gated() ? gate : null, ps.period());
-    return b.build();
+    String names = "&" + String.join(", &", ps.locks());
+    return switch (ps.cadence()) {
+      case EVERY_ITERATION -> b.condReschedLock("cond_resched_lock(" + names + ")", held,
+          When.needResched(), Then.SCHEDULE, ps.revalidateNs()).build();
+      case TEST_RESCHED_COUNT -> {
+        When enabled = (cpu, iterations) -> gate.get(); // enable_lowlatency
+        yield b.condReschedLock(
+            "cond_resched_lock(" + names + ", every " + ps.period() + ") [" + gate.name() + "]", held,
+            enabled.and(When.every(ps.period())).and(When.needResched()), Then.SCHEDULE, ps.revalidateNs())
+            .build();
+      }
+      case CHUNK -> b.condReschedLock(
+          "unlock(" + names + "); conditional_schedule(); relock, every " + ps.period(), held,
+          When.every(ps.period()), Then.COND_RESCHED, ps.revalidateNs()).build();
+    };
   }
 
   @Override
