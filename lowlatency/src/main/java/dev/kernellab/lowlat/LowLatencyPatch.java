@@ -9,6 +9,7 @@ import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.Sysctl;
+import dev.kernellab.paths.CatalogLock;
 import dev.kernellab.paths.CatalogPatch;
 import dev.kernellab.paths.Kernel24Paths;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ import java.util.function.Function;
  * paths.install(builder);                          // attaches the catalog to the builder
  * builder.patch("lowlat");                         // found by name, finds paths' locks
  * builder.patch(new LowLatencyPatch(paths));       // or directly
- * builder.patch(LowLatencyPatch.forSites(myTable, myLocks::get));   // an experiment
+ * builder.patch(LowLatencyPatch.forSites(myTable, paths.locks()::get));   // an experiment
  * }</pre>
  *
  * <p>Registered as {@value #NAME}. A lock break must drop the very lock the kernel's path
@@ -81,7 +82,7 @@ public final class LowLatencyPatch implements CatalogPatch {
 
   private final String name;
   private final List<PatchedSite> table;
-  private final Optional<Function<String, SpinLock>> locks; // empty: the attached catalog's
+  private final Optional<Function<CatalogLock, SpinLock>> locks; // empty: the attached catalog's
   private final boolean enabledAtBoot;
 
   /**
@@ -89,11 +90,11 @@ public final class LowLatencyPatch implements CatalogPatch {
    * the 2002 measurements ran it; CONFIG_LOLAT without the sysctl is always on).
    */
   public LowLatencyPatch(Kernel24Paths catalog) {
-    this(NAME, LowLatencySites.TABLE, Optional.of(catalog.locks()::byName), true);
+    this(NAME, LowLatencySites.TABLE, Optional.of(catalog.locks()::get), true);
   }
 
   private LowLatencyPatch(String name, List<PatchedSite> table,
-      Optional<Function<String, SpinLock>> locks, boolean enabledAtBoot) {
+      Optional<Function<CatalogLock, SpinLock>> locks, boolean enabledAtBoot) {
     this.name = name;
     this.table = List.copyOf(table);
     this.locks = locks;
@@ -111,9 +112,10 @@ public final class LowLatencyPatch implements CatalogPatch {
   /**
    * The patch's mechanism with another site table, for experiments and hand-worked
    * scenarios: the hooks, the sysctl and the lock breaks work as for the real table;
-   * {@code locks} resolves the lock names the table uses.
+   * {@code locks} gives the lock each catalog lock of the table stands for in the kernel built
+   * ({@code paths.locks()::get}, or a hand-worked scenario's own lock).
    */
-  public static LowLatencyPatch forSites(List<PatchedSite> table, Function<String, SpinLock> locks) {
+  public static LowLatencyPatch forSites(List<PatchedSite> table, Function<CatalogLock, SpinLock> locks) {
     return new LowLatencyPatch(NAME, table, Optional.of(locks), true);
   }
 
@@ -152,9 +154,9 @@ public final class LowLatencyPatch implements CatalogPatch {
 
   @Override
   public void apply(KernelBuilder.Patching kernel) {
-    Function<String, SpinLock> resolve =
+    Function<CatalogLock, SpinLock> resolve =
         locks
-            .or(() -> kernel.attachment(Kernel24Paths.class).map(p -> p.locks()::byName))
+            .or(() -> kernel.attachment(Kernel24Paths.class).map(p -> p.locks()::get))
             .orElseThrow(() -> new IllegalStateException(
                 "lowlat breaks the locks of one kernel's kernel-paths catalog and this kernel has"
                     + " none: install a Kernel24Paths on the builder first (paths.install(builder))"));
@@ -176,15 +178,15 @@ public final class LowLatencyPatch implements CatalogPatch {
       version = LowLatencyPatch.VERSION)
   @Models(file = "include/linux/low-latency.h", function = "TEST_RESCHED_COUNT",
       version = LowLatencyPatch.VERSION)
-  static KernelPath hook(PatchedSite ps, Function<String, SpinLock> locks, Sysctl gate) {
+  static KernelPath hook(PatchedSite ps, Function<CatalogLock, SpinLock> locks, Sysctl gate) {
     Site s = ps.site();
     KernelPath.Builder b = KernelPath.path(s.file(), s.function() + "/" + ps.technique().kernelName());
     if (ps.technique() == Technique.CONDITIONAL_SCHEDULE) {
       return b.condResched().build();
     }
     List<SpinLock> held = new ArrayList<>();
-    ps.locks().forEach(name -> held.add(locks.apply(name)));
-    String names = "&" + String.join(", &", ps.locks());
+    ps.locks().forEach(key -> held.add(locks.apply(key)));
+    String names = "&" + String.join(", &", held.stream().map(SpinLock::name).toList());
     return switch (ps.cadence()) {
       case EVERY_ITERATION -> b.condReschedLock("cond_resched_lock(" + names + ")", held,
           When.needResched(), Then.SCHEDULE, ps.revalidateNs()).build();

@@ -1,5 +1,9 @@
 package dev.kernellab.lowlat;
 
+import static dev.kernellab.paths.CatalogLock.DCACHE_LOCK;
+import static dev.kernellab.paths.CatalogLock.PAGECACHE_LOCK;
+import static dev.kernellab.paths.CatalogLock.PAGEMAP_LRU_LOCK;
+import static dev.kernellab.paths.CatalogLock.PAGE_TABLE_LOCK;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.kernel.KernelBuilder;
@@ -11,6 +15,7 @@ import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.Sysctl;
 import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.Tracer;
+import dev.kernellab.paths.CatalogLock;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,8 +26,9 @@ import org.junit.jupiter.api.Test;
  * the sysctl {@code kernel/lowlatency} that gates it, and zap_page_range's chunked form, which
  * drops its lock at every chunk whether or not a reschedule is due. On the zero-cost
  * uniprocessor of docs/golden-scenarios.md: P (SCHED_FIFO 99) sleeps on the RTC; B walks a
- * loop of 1 ms iterations under L, at a site the patch's table hooks; the RTC fires at 2.5 ms
- * and its handler wakes P, which sets B's need_resched.
+ * loop of 1 ms iterations under L, at a site the patch's table hooks (the table names a catalog
+ * lock; L stands for it); the RTC fires at 2.5 ms and its handler wakes P, which sets B's
+ * need_resched.
  */
 class CadenceTests {
 
@@ -43,10 +49,10 @@ class CadenceTests {
         .build();
   }
 
-  /** The patch with {@code hunk} as its whole table, L standing for the lock the hunk names. */
+  /** The patch with {@code hunk} as its whole table, {@code l} the lock the hunk's key stands for. */
   private static KernelBuilder builder(RtcProbeRig rig, KernelPath k, PatchedSite hunk, SpinLock l, boolean gateOn) {
     return rig.builder(new SimpleRoundRobinScheduler(), RtcProbeRig.busyTask(k))
-        .patch(LowLatencyPatch.forSites(List.of(hunk), name -> l).enabledAtBoot(gateOn));
+        .patch(LowLatencyPatch.forSites(List.of(hunk), key -> l).enabledAtBoot(gateOn));
   }
 
   /**
@@ -56,7 +62,7 @@ class CadenceTests {
   @Test
   void aCountedLockBreakLooksOnlyEveryNthIteration() {
     SpinLock l = SpinLock.spin("L");
-    PatchedSite counted = PatchedSite.lbCounted(WALK, List.of("L"), 1, 50 * US, "TEST_RESCHED_COUNT(1)", "test");
+    PatchedSite counted = PatchedSite.lbCounted(WALK, List.of(DCACHE_LOCK), 1, 50 * US, "TEST_RESCHED_COUNT(1)", "test");
     RtcProbeRig rig = new RtcProbeRig();
     long lat = rig.firstLatency(
         builder(rig, walk(l, 10, new ArrayList<>(), new ArrayList<>()), counted, l, true), T_IRQ, 30 * MS);
@@ -68,7 +74,7 @@ class CadenceTests {
   @Test
   void aLockBreakBehindASysctlThatIsOffNeverBreaks() {
     SpinLock l = SpinLock.spin("L");
-    PatchedSite counted = PatchedSite.lbCounted(WALK, List.of("L"), 1, 50 * US, "TEST_RESCHED_COUNT(1)", "test");
+    PatchedSite counted = PatchedSite.lbCounted(WALK, List.of(DCACHE_LOCK), 1, 50 * US, "TEST_RESCHED_COUNT(1)", "test");
     List<Long> end = new ArrayList<>();
     RtcProbeRig rig = new RtcProbeRig();
     long lat = rig.firstLatency(builder(rig, walk(l, 10, new ArrayList<>(), end), counted, l, false), T_IRQ, 30 * MS);
@@ -86,7 +92,7 @@ class CadenceTests {
   @Test
   void aChunkedWalkDropsItsLocksEveryChunkAndPaysEachTime() {
     SpinLock l = SpinLock.spin("page_table_lock");
-    PatchedSite chunk = PatchedSite.chunked(WALK, List.of("page_table_lock"), 3, 100 * US, "chunks of 3", "test");
+    PatchedSite chunk = PatchedSite.chunked(WALK, List.of(PAGE_TABLE_LOCK), 3, 100 * US, "chunks of 3", "test");
     List<String> starts = new ArrayList<>();
     List<String> switches = new ArrayList<>();
     RtcProbeRig rig = new RtcProbeRig();
@@ -114,7 +120,7 @@ class CadenceTests {
   @Test
   void aChunkedWalkSchedulesAtTheDropWhenAReschedulingIsDue() {
     SpinLock l = SpinLock.spin("page_table_lock");
-    PatchedSite chunk = PatchedSite.chunked(WALK, List.of("page_table_lock"), 3, 100 * US, "chunks of 3", "test");
+    PatchedSite chunk = PatchedSite.chunked(WALK, List.of(PAGE_TABLE_LOCK), 3, 100 * US, "chunks of 3", "test");
     RtcProbeRig rig = new RtcProbeRig();
     long lat = rig.firstLatency(
         builder(rig, walk(l, 6, new ArrayList<>(), new ArrayList<>()), chunk, l, true), T_IRQ, 30 * MS);
@@ -127,18 +133,18 @@ class CadenceTests {
     Sysctl gate = new Sysctl("kernel/ll", true);
     SpinLock a = SpinLock.spin("A");
     SpinLock b = SpinLock.spin("B");
-    java.util.function.Function<String, SpinLock> locks = name -> name.equals("A") ? a : b;
+    java.util.function.Function<CatalogLock, SpinLock> locks = key -> key == PAGEMAP_LRU_LOCK ? a : b;
     assertThat(LowLatencyPatch.hook(PatchedSite.cs(WALK, "cs"), locks, gate).listing())
         .containsExactly("cond_resched()");
-    assertThat(LowLatencyPatch.hook(PatchedSite.lbCounted(WALK, List.of("A", "B"), 3, 10, "h", "s"), locks, gate)
+    assertThat(LowLatencyPatch.hook(PatchedSite.lbCounted(WALK, List.of(PAGEMAP_LRU_LOCK, PAGECACHE_LOCK), 3, 10, "h", "s"), locks, gate)
         .listing()).containsExactly("cond_resched_lock(&A, &B, every 4) [kernel/ll]");
-    assertThat(LowLatencyPatch.hook(PatchedSite.lb(WALK, List.of("A"), 10, "h", "s"), locks, gate).listing())
+    assertThat(LowLatencyPatch.hook(PatchedSite.lb(WALK, List.of(PAGEMAP_LRU_LOCK), 10, "h", "s"), locks, gate).listing())
         .containsExactly("cond_resched_lock(&A)");
-    assertThat(LowLatencyPatch.hook(PatchedSite.chunked(WALK, List.of("A", "B"), 256, 10, "h", "s"), locks, gate)
+    assertThat(LowLatencyPatch.hook(PatchedSite.chunked(WALK, List.of(PAGEMAP_LRU_LOCK, PAGECACHE_LOCK), 256, 10, "h", "s"), locks, gate)
         .listing()).containsExactly("unlock(&A, &B); conditional_schedule(); relock, every 256");
-    assertThat(LowLatencyPatch.hook(PatchedSite.chunked(WALK, List.of("A"), 1, 10, "h", "s"), locks, gate)
+    assertThat(LowLatencyPatch.hook(PatchedSite.chunked(WALK, List.of(PAGEMAP_LRU_LOCK), 1, 10, "h", "s"), locks, gate)
         .listing()).containsExactly("unlock(&A); conditional_schedule(); relock, every 1");
-    assertThat(LowLatencyPatch.hook(PatchedSite.lb(WALK, List.of("A"), 10, "h", "s"), locks, gate).function())
+    assertThat(LowLatencyPatch.hook(PatchedSite.lb(WALK, List.of(PAGEMAP_LRU_LOCK), 10, "h", "s"), locks, gate).function())
         .isEqualTo("walk/lock break");
   }
 }
