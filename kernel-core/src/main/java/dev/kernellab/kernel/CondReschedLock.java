@@ -50,8 +50,8 @@ public final class CondReschedLock {
    *   then   the revalidation, a compute that ends the operation
    *
    * The drop is a plain spin_unlock, as 2.4.17's own loops and the 2.4 patches write it, not
-   * Love's merged _raw_spin_unlock + preempt_enable_no_resched(), which keeps schedule() from
-   * running twice: with Then.SCHEDULE under CONFIG_PREEMPT a due break may be preempted at the
+   * Love's _raw_spin_unlock + preempt_enable_no_resched(), which keeps schedule() from running
+   * twice: with Then.SCHEDULE under CONFIG_PREEMPT a due break may be preempted at the
    * unlock and still call schedule(), as the low-latency patch's spin_unlock();
    * unconditional_schedule() does. Love's version breaks one lock and refuses to break when
    * others are held (preempt_count() == 1); this one drops every lock it is given, as the hunks
@@ -72,8 +72,8 @@ public final class CondReschedLock {
 
   /**
    * When a lock break drops its locks: tested each time the walk reaches the break, with the
-   * locks held. Must not change state; called with nothing allocated, so an implementation
-   * should not allocate either.
+   * locks held. Must not change state, and should not allocate: it runs on the interpreter's
+   * path, which allocates nothing while the kernel runs.
    */
   @FunctionalInterface
   public interface When {

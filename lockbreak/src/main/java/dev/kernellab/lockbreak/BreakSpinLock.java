@@ -9,9 +9,10 @@ import java.util.List;
 /**
  * One hunk's test and break, as the hook path that runs between two iterations of its site's
  * loop: the patch's own test and macro on kernel-core's lock-break primitive
- * ({@link dev.kernellab.kernel.CondReschedLock}), which drops the locks innermost first (each a {@code spin_unlock}: under preempt a preemption
- * point once the count is zero), runs what the macro runs, retakes them outermost first and pays
- * the walk's revalidation.
+ * ({@link dev.kernellab.kernel.CondReschedLock}), which drops the locks innermost first (each a
+ * {@code spin_unlock}: under preempt a preemption point once the count is zero), runs what the
+ * macro runs ({@link Macro#then()}), retakes them outermost first and pays the walk's
+ * revalidation.
  *
  * <pre>
  *   if (TEST_LOCK_COUNT(n)) {               // every: n + 1 iterations (or every one)
@@ -37,7 +38,7 @@ final class BreakSpinLock {
     if (held.isEmpty()) {
       throw new IllegalArgumentException(hunk.site() + ": a lock break needs the lock it breaks");
     }
-    // TEST_LOCK_COUNT(n) is ++count > n: true on the (n + 1)-th test after a reset.
+    // every() is n + 1 for TEST_LOCK_COUNT(n), which is ++count > n: true on the (n + 1)-th test.
     When when = When.every(hunk.every());
     if (hunk.onlyIfNeedResched()) {
       when = when.and(When.needResched()); // conditional_schedule_needed()

@@ -53,10 +53,11 @@ public final class LowLatencyPatch implements CatalogPatch {
    * revalidation; when `when` says no, nothing is touched. What is the patch's own is the test
    * and what runs with the locks dropped, by cadence (include/linux/low-latency.h [1]):
    *
-   *   cadence             when                                          then
-   *   EVERY_ITERATION     need_resched                                  unconditional_schedule()
-   *   TEST_RESCHED_COUNT  enable_lowlatency && every n + 1 && need_resched  unconditional_schedule()
-   *   CHUNK               every n, due or not                           conditional_schedule()
+   *   cadence             when                                then
+   *   EVERY_ITERATION     need_resched                        unconditional_schedule()
+   *   TEST_RESCHED_COUNT  enable_lowlatency, every n + 1,     unconditional_schedule()
+   *                       then need_resched
+   *   CHUNK               every n, due or not                 conditional_schedule()
    *
    * The first two are the patch's `if (need_resched) { spin_unlock(&l);
    * unconditional_schedule(); spin_lock(&l); }`: schedule() is called whatever happened at the
