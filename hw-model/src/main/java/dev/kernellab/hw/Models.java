@@ -35,7 +35,7 @@ import java.lang.annotation.Target;
  *
  * &#64;Models(file = "include/linux/low-latency.h", function = "conditional_schedule",
  *     version = "low-latency 2.4 (2.4.32 copy)")
- * static final class CondResched extends Op { ... }
+ * static KernelPath hook(PatchedSite ps, ...) { ... }
  * </pre>
  */
 @Documented

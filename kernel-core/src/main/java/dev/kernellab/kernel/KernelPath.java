@@ -441,56 +441,31 @@ public final class KernelPath {
       return kernelOnly("schedule", new SchedOps.CallSchedule());
     }
 
-    /** {@code if (current->need_resched) schedule();}: a vanilla reschedule point. */
+    /** {@code cond_resched()}: {@code if (need_resched) schedule();}, a reschedule point. */
     public Builder condResched() {
-      return kernelOnly("cond_resched", new SchedOps.CondResched(null));
-    }
-
-    /** {@code conditional_schedule()} that a run-time switch can turn off. */
-    public Builder condResched(Sysctl gate) {
-      return kernelOnly("conditional_schedule", new SchedOps.CondResched(gate));
+      return kernelOnly("cond_resched", new SchedOps.CondResched());
     }
 
     /**
      * {@code cond_resched_lock(lock)}: if a reschedule is due, drop {@code lock}, schedule,
      * retake it, then pay {@code revalidateNs} to revalidate (restart a list walk, re-find a
-     * page).
+     * page). See {@link CondReschedLock}.
      */
     public Builder condReschedLock(SpinLock lock, long revalidateNs) {
-      return kernelOnly(
-          "cond_resched_lock",
-          new SchedOps.CondReschedLock(new SpinLock[] {lock}, revalidateNs, null, 1, false));
+      return kernelOnly("cond_resched_lock", new CondReschedLock.Break(
+          "cond_resched_lock(&" + lock("cond_resched_lock", lock).name() + ")", List.of(lock),
+          CondReschedLock.When.needResched(), CondReschedLock.Then.SCHEDULE, revalidateNs));
     }
 
     /**
-     * A lock break as the low-latency patch writes it: every {@code everyN}-th time (1 = every
-     * time), if a reschedule is due and {@code gate} (if any) is on, drop {@code lock},
-     * schedule, retake it and pay {@code revalidateNs}.
+     * The lock break as a patch writes it, described as {@code description} (the patch's macro,
+     * for listings): when {@code when} says so, drop {@code locks} (listed outermost first)
+     * innermost first, run {@code then}, retake them outermost first and pay
+     * {@code revalidateNs}. See {@link CondReschedLock}.
      */
-    public Builder condReschedLock(SpinLock lock, long revalidateNs, Sysctl gate, int everyN) {
-      return condReschedLock(List.of(lock), revalidateNs, gate, everyN);
-    }
-
-    /**
-     * A lock break of several nested locks ({@code locks} outermost first): when due, all are
-     * dropped innermost first, and retaken outermost first after the reschedule.
-     */
-    public Builder condReschedLock(List<SpinLock> locks, long revalidateNs, Sysctl gate, int everyN) {
-      return kernelOnly(
-          "cond_resched_lock",
-          new SchedOps.CondReschedLock(locks.toArray(new SpinLock[0]), revalidateNs, gate, everyN, false));
-    }
-
-    /**
-     * A chunked walk: at every {@code chunk}-th iteration drop {@code locks} (innermost first)
-     * whether or not a reschedule is due, {@code conditional_schedule()}, retake them and pay
-     * {@code costNs} (the low-latency patch's {@code zap_page_range}: MAX_ZAP_BYTES chunks,
-     * each ending in a TLB flush).
-     */
-    public Builder dropLocksEvery(List<SpinLock> locks, int chunk, long costNs) {
-      return kernelOnly(
-          "a chunked lock drop",
-          new SchedOps.CondReschedLock(locks.toArray(new SpinLock[0]), costNs, null, chunk, true));
+    public Builder condReschedLock(String description, List<SpinLock> locks, CondReschedLock.When when,
+        CondReschedLock.Then then, long revalidateNs) {
+      return kernelOnly("cond_resched_lock", new CondReschedLock.Break(description, locks, when, then, revalidateNs));
     }
 
     /**

@@ -19,20 +19,26 @@ package dev.kernellab.kernel;
  * An interrupt may arrive during anything a step started; the operation resumes where it was.
  *
  * <pre>{@code
- * // Love's break_spin_lock(&l) under a condition: unlock (with preempt, a preemption point),
- * // then take the lock again.
- * KernelPath unlock = KernelPath.path("include/linux/lock_break.h", "spin_unlock").spinUnlock(l).build();
- * KernelPath lock = KernelPath.path("include/linux/lock_break.h", "spin_lock").spinLock(l).build();
- * Operation breakLock = new Operation() {
+ * // The low-latency patch's ll_copy_to_user(): copy_to_user() in 4 KiB chunks with a
+ * // conditional_schedule() between them (include/linux/low-latency.h). Phase 2i copies
+ * // chunk i, phase 2i + 1 reschedules.
+ * KernelPath resched = KernelPath.path("include/linux/low-latency.h", "conditional_schedule")
+ *     .condResched().build();
+ * Operation copy = new Operation() {
  *   public int step(Step s, int phase) {
- *     switch (phase) {
- *       case 0: if (!s.cpu().current().needResched()) return DONE; s.call(unlock); return 1;
- *       default: s.call(lock); return DONE;
+ *     if (phase % 2 == 0) {
+ *       s.compute(CHUNK_NS);
+ *       return phase / 2 == CHUNKS - 1 ? DONE : phase + 1;
  *     }
+ *     s.call(resched);
+ *     return phase + 1;
  *   }
- *   public String describe() { return "break_spin_lock(&" + l.name() + ")"; }
+ *   public String describe() { return "ll_copy_to_user(" + CHUNKS + " x 4 KiB)"; }
  * };
  * }</pre>
+ *
+ * <p>A lock break needs no operation of its own: it is the kernel's {@link CondReschedLock},
+ * with the patch's test and what runs with the locks dropped passed in.
  */
 public interface Operation {
 

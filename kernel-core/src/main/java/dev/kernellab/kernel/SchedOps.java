@@ -4,11 +4,12 @@ import dev.kernellab.hw.Models;
 
 /**
  * Operations that give up or change the CPU: {@code schedule()} and its generic half,
- * {@code preempt_schedule()}, reschedule points and lock breaks.
+ * {@code preempt_schedule()}, and the reschedule point {@code cond_resched()}. The lock break,
+ * {@code cond_resched_lock()}, is {@link CondReschedLock}.
  *
  * <p>Models kernel/sched.c {@code schedule()} (the parts every scheduler shares, 2.4.17 and
- * 2.5.5), {@code preempt_schedule()} of the preempt-kernel patch, {@code cond_resched()} and
- * {@code cond_resched_lock()} (2.5; the low-latency patch's {@code conditional_schedule()}).
+ * 2.5.5), {@code preempt_schedule()} of the preempt-kernel patch, and include/linux/sched.h
+ * {@code cond_resched()} (2.5).
  */
 final class SchedOps {
 
@@ -214,20 +215,19 @@ final class SchedOps {
     }
   }
 
-  /** {@code if (need_resched) schedule();}, optionally behind a sysctl. */
-  @Models(file = "include/linux/low-latency.h", function = "conditional_schedule",
-      version = "low-latency 2.4 (2.4.32 copy)")
+  /**
+   * {@code cond_resched()}: {@code if (need_resched()) __cond_resched();}, which is
+   * {@code set_current_state(TASK_RUNNING); schedule();}. Whether need_resched counts here is
+   * the preemption model's ({@link PreemptionModel#rescheduleAtCondResched}). The 2.4 patches'
+   * {@code conditional_schedule()} is the same test.
+   */
+  @Models(file = "include/linux/sched.h", function = "cond_resched", version = "2.5.27")
+  @Models(file = "kernel/sched.c", function = "__cond_resched", version = "2.5.27")
   static final class CondResched extends Op {
-    final Sysctl gate;
-
-    CondResched(Sysctl gate) {
-      this.gate = gate;
-    }
-
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
-      if ((gate == null || gate.get()) && k.preemption.rescheduleAtCondResched(c, c.current)) {
+      if (k.preemption.rescheduleAtCondResched(c, c.current)) {
         c.current.setState(TaskState.RUNNING);
         k.sched.callSchedule(c, ctx);
       }
@@ -235,110 +235,7 @@ final class SchedOps {
 
     @Override
     String describe() {
-      return gate == null ? "cond_resched()" : "conditional_schedule() [" + gate.name() + "]";
-    }
-  }
-
-  /**
-   * A lock break: if a reschedule is due, drop the locks (innermost first), {@code schedule()},
-   * retake them (outermost first) and revalidate. With {@code everyN > 1} only every N-th
-   * iteration looks (a counted test). Nothing is dropped when no reschedule is due.
-   *
-   * <p>The kernel's pattern, in 2.4.17's own loops and in the low-latency patch alike, is
-   * {@code if (need_resched) { spin_unlock(&l); schedule(); spin_lock(&l); }} (the patch
-   * spells the middle {@code unconditional_schedule()}): schedule() is called whatever happened
-   * at the unlock, which under CONFIG_PREEMPT may already have preempted and cleared
-   * need_resched. In the chunked form ({@code always}) the locks are dropped at every N-th
-   * iteration whether or not a reschedule is due, and the reschedule is conditional: the
-   * low-latency patch's {@code zap_page_range} (mm/memory.c), which unlocks and flushes the
-   * TLB every 256 pages and then calls {@code conditional_schedule()}.
-   */
-  @Models(file = "include/linux/low-latency.h", function = "unconditional_schedule",
-      version = "low-latency 2.4 (2.4.32 copy)")
-  @Models(file = "include/linux/low-latency.h", function = "conditional_schedule",
-      version = "low-latency 2.4 (2.4.32 copy)")
-  static final class CondReschedLock extends Op {
-    private static final int RETAKE = 4; // the phase of the first retake
-    final SpinLock[] locks; // outermost first
-    final long revalidateNs;
-    final Sysctl gate;
-    final int everyN;
-    final boolean always;
-
-    CondReschedLock(SpinLock[] locks, long revalidateNs, Sysctl gate, int everyN, boolean always) {
-      if (locks.length == 0 || everyN < 1 || revalidateNs < 0) {
-        throw new IllegalArgumentException(
-            "lock break needs a lock, everyN >= 1 and revalidate >= 0");
-      }
-      this.locks = locks.clone();
-      this.revalidateNs = revalidateNs;
-      this.gate = gate;
-      this.everyN = everyN;
-      this.always = always;
-    }
-
-    @Override
-    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      switch (f.phase) {
-        case 0 -> {
-          boolean due =
-              (gate == null || gate.get())
-                  && (f.iteration + 1) % everyN == 0
-                  && (always || k.preemption.rescheduleAtCondResched(c, c.current));
-          if (!due) {
-            f.advance();
-            return;
-          }
-          for (int i = locks.length - 1; i >= 0; i--) {
-            k.locks.release(c, ctx, locks[i], false);
-          }
-          f.phase = 1;
-        }
-        case 1 -> {
-          c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET * locks.length, ctx);
-          f.phase = 2;
-          c.preemptCheck(ctx);
-        }
-        case 2 -> {
-          f.phase = 3;
-          if (!always || k.preemption.rescheduleAtCondResched(c, c.current)) {
-            c.current.setState(TaskState.RUNNING);
-            k.sched.callSchedule(c, ctx);
-          }
-        }
-        case 3 -> {
-          c.addPreemptCount(PreemptCount.PREEMPT_OFFSET * locks.length, ctx);
-          f.phase = RETAKE;
-        }
-        default -> {
-          // Phase RETAKE + i retakes lock i, outermost first. The frame may be the loop body's
-          // own (a walk that breaks its lock inline, as 2.4.17 shrink_cache does), so nothing
-          // of the loop's (its iteration count) may hold the index.
-          if (f.phase < RETAKE + locks.length) {
-            while (f.phase < RETAKE + locks.length
-                && k.locks.tryAcquire(c, ctx, f, locks[f.phase - RETAKE], false)) {
-              f.phase++;
-            }
-            return;
-          }
-          c.compute(f, revalidateNs, true);
-        }
-      }
-    }
-
-    @Override
-    String describe() {
-      StringBuilder names = new StringBuilder();
-      for (SpinLock l : locks) {
-        names.append(names.length() == 0 ? "&" : ", &").append(l.name());
-      }
-      String every = everyN > 1 ? ", every " + everyN : "";
-      if (always) {
-        return "unlock(" + names + "); conditional_schedule(); relock, every " + everyN
-            + (gate == null ? "" : " [" + gate.name() + "]");
-      }
-      return "cond_resched_lock(" + names + every + ")"
-          + (gate == null ? "" : " [" + gate.name() + "]");
+      return "cond_resched()";
     }
   }
 }

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
+import dev.kernellab.kernel.CondReschedLock.Then;
+import dev.kernellab.kernel.CondReschedLock.When;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -72,7 +74,8 @@ class LockBreakTests {
   /**
    * A lock break resumes the same walk (2.4.17 mm/vmscan.c shrink_cache: unlock, schedule,
    * lock, go on): the loop still runs all 10 iterations after a break, ending at
-   * 3 + 0.05 + 7 = 10.05 ms; the chunked walk runs all 6, ending at 6 ms + 2 x 100 us. (The
+   * 3 + 0.05 + 7 = 10.05 ms; a walk that drops its lock every 3rd iteration, due or not (the
+   * low-latency patch's chunked zap_page_range), runs all 6, ending at 6 ms + 2 x 100 us. (The
    * retake once kept its lock index in the loop body's iteration count, which ended the walk
    * locks.length iterations after the break: at 4.05 and 4.1 ms.)
    */
@@ -89,37 +92,14 @@ class LockBreakTests {
     List<Long> zapEnd = new ArrayList<>();
     KernelPath zap = KernelPath.path("mm/memory.c", "zap_page_range")
         .spinLock(pt)
-        .loop("zap", 6, body -> body.compute(MS).dropLocksEvery(List.of(pt), 3, 100 * US))
+        .loop("zap", 6, body -> body.compute(MS).condReschedLock("unlock(&page_table_lock); cond_resched()",
+            List.of(pt), When.every(3), Then.COND_RESCHED, 100 * US))
         .spinUnlock(pt)
         .effect("end", c -> zapEnd.add(c.now()))
         .build();
     new RtcProbeRig().builder(new SimpleRoundRobinScheduler(), RtcProbeRig.busyTask(zap)).build().run(9 * MS);
     assertThat(zapEnd).containsExactly(6_200_000L);
     assertThat(pt.acquisitions()).isEqualTo(3);
-  }
-
-  /** Every 2nd iteration only ((i + 1) % 2 == 0): the first due look is at the 4th's end, 4 ms. */
-  @Test
-  void aCountedLockBreakLooksOnlyEveryNthIteration() {
-    RtcProbeRig rig = new RtcProbeRig();
-    SpinLock l = SpinLock.spin("L");
-    List<Long> end = new ArrayList<>();
-    long lat = latency(rig, walk(l, b -> b.condReschedLock(l, 50 * US, null, 2), end));
-    assertThat(lat).isEqualTo(1_500_000);
-    assertThat(l.acquisitions()).isEqualTo(2);
-  }
-
-  /** The gate off: no break at all; P runs when B's system call returns at 10 ms: 7.5 ms. */
-  @Test
-  void aLockBreakBehindASysctlThatIsOffNeverBreaks() {
-    RtcProbeRig rig = new RtcProbeRig();
-    SpinLock l = SpinLock.spin("L");
-    Sysctl off = new Sysctl("kernel/lowlatency", false);
-    List<Long> end = new ArrayList<>();
-    long lat = latency(rig, walk(l, b -> b.condReschedLock(l, 50 * US, off, 1), end));
-    assertThat(lat).isEqualTo(7_500_000);
-    assertThat(end).containsExactly(10 * MS);
-    assertThat(l.acquisitions()).isEqualTo(1);
   }
 
   /**
@@ -135,7 +115,8 @@ class LockBreakTests {
     List<Long> end = new ArrayList<>();
     KernelPath k = KernelPath.path("fs/test.c", "walk2")
         .spinLock(outer).spinLock(inner)
-        .loop("walk", 10, body -> body.compute(MS).condReschedLock(List.of(outer, inner), 50 * US, null, 1))
+        .loop("walk", 10, body -> body.compute(MS).condReschedLock("cond_resched_lock(&outer, &inner)",
+            List.of(outer, inner), When.needResched(), Then.SCHEDULE, 50 * US))
         .spinUnlock(inner).spinUnlock(outer)
         .effect("end", c -> end.add(c.now()))
         .build();
@@ -172,49 +153,15 @@ class LockBreakTests {
         .hasSize(2).allMatch(x -> x.startsWith("-")).first().asString().startsWith("-inner@");
   }
 
-  /**
-   * The low-latency patch's zap_page_range chunking: the locks are dropped at every 3rd
-   * iteration (index 2 is the first) whether or not a reschedule is due, the drop paying
-   * 100 us (the TLB flush); with no reschedule due nobody else runs, and the 4th iteration
-   * starts at 3 ms + 100 us with the lock held again.
-   */
-  @Test
-  void aChunkedWalkDropsItsLocksEveryChunkAndPaysEachTime() {
-    SpinLock l = SpinLock.spin("page_table_lock");
-    List<String> starts = new ArrayList<>();
-    List<String> switches = new ArrayList<>();
-    KernelPath k = KernelPath.path("mm/memory.c", "zap_page_range")
-        .spinLock(l)
-        .loop("zap", 6, body -> body
-            .effect("start", c -> starts.add(c.loopIndex() + "@" + c.now() / US + " held=" + l.isHeldExclusive()))
-            .compute(MS).dropLocksEvery(List.of(l), 3, 100 * US))
-        .spinUnlock(l)
-        .build();
-    RtcProbeRig rig = new RtcProbeRig();
-    rig.builder(new SimpleRoundRobinScheduler(), RtcProbeRig.busyTask(k))
-        .tracer(new Tracer() {
-          @Override
-          public void schedSwitch(long now, int cpu, Task prev, Task next) {
-            if (now > 0) {
-              switches.add(prev.comm() + "->" + next.comm());
-            }
-          }
-        })
-        .build().run(9 * MS);
-    assertThat(starts.subList(0, 4))
-        .containsExactly("0@0 held=true", "1@1000 held=true", "2@2000 held=true", "3@3100 held=true");
-    assertThat(l.acquisitions()).as("the first take and the retake").isGreaterThanOrEqualTo(2);
-    assertThat(l.maxHoldNs()).as("0..3 ms, the first stretch").isGreaterThanOrEqualTo(3 * MS);
-    assertThat(switches).as("no reschedule due: the drop schedules nobody").isEmpty();
-  }
-
   @Test
   void aLockBreakNeedsALockAPositivePeriodAndANonNegativeCost() {
     SpinLock l = SpinLock.spin("L");
     KernelPath.Builder b = KernelPath.path("fs/test.c", "bad");
-    assertThatIllegalArgumentException().isThrownBy(() -> b.condReschedLock(List.of(), 0, null, 1));
-    assertThatIllegalArgumentException().isThrownBy(() -> b.condReschedLock(l, 0, null, 0));
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> b.condReschedLock("cond_resched_lock()", List.of(), When.needResched(), Then.SCHEDULE, 0));
+    assertThatIllegalArgumentException().isThrownBy(() -> When.every(0));
     assertThatIllegalArgumentException().isThrownBy(() -> b.condReschedLock(l, -1));
-    assertThat(b.condReschedLock(l, 0, null, 1)).isSameAs(b);
+    assertThatIllegalArgumentException().isThrownBy(() -> b.condReschedLock(null, 0));
+    assertThat(b.condReschedLock(l, 0)).isSameAs(b);
   }
 }

@@ -56,18 +56,14 @@ class PathListingTests {
 
   @Test
   void schedulingSleepingAndWakingPrimitivesListUnderTheirKernelNames() {
-    Sysctl gate = new Sysctl("kernel/ll", true);
     Semaphore s = new Semaphore("S", 1);
     WaitQueue q = new WaitQueue("q");
     KernelPath p = KernelPath.path("fs/test.c", "sched")
         .schedule()
         .condResched()
-        .condResched(gate)
         .condReschedLock(L, 10)
-        .condReschedLock(List.of(A, B), 10, gate, 4)
-        .condReschedLock(List.of(A), 10, null, 1)
-        .dropLocksEvery(List.of(A, B), 256, 10)
-        .dropLocksEvery(List.of(A), 1, 10)
+        .condReschedLock("break_spin_lock(&A, &B)", List.of(A, B), CondReschedLock.When.every(1),
+            CondReschedLock.Then.NOTHING, 0)
         .fork("kid", KernelPath.userProgram("kid").compute(1).build())
         .exit()
         .sleepFor(5)
@@ -86,12 +82,8 @@ class PathListingTests {
     assertThat(p.listing()).containsExactly(
         "schedule()",
         "cond_resched()",
-        "conditional_schedule() [kernel/ll]",
         "cond_resched_lock(&L)",
-        "cond_resched_lock(&A, &B, every 4) [kernel/ll]",
-        "cond_resched_lock(&A)",
-        "unlock(&A, &B); conditional_schedule(); relock, every 256",
-        "unlock(&A); conditional_schedule(); relock, every 1",
+        "break_spin_lock(&A, &B)",
         "do_fork(kid)",
         "do_exit()",
         "schedule_timeout(Fixed[value=5])",

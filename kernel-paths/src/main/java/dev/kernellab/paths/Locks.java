@@ -5,7 +5,8 @@ import java.util.List;
 import java.util.NoSuchElementException;
 
 /**
- * The global spinlocks of a 2.4.17 kernel that the catalog's paths take, one set per kernel.
+ * The global spinlocks of a 2.4.17 kernel that the catalog's paths take, one set per kernel;
+ * {@link CatalogLock} names them as a type, for tables written before a kernel exists.
  *
  * <p>Models the lock declarations of mm/filemap.c, mm/swapfile.c, fs/buffer.c, fs/dcache.c,
  * fs/inode.c, kernel/printk.c, drivers/char/rtc.c and drivers/block/ll_rw_blk.c (2.4.17).
@@ -52,6 +53,24 @@ public final class Locks {
     return List.of(
         kernelFlag, pagecacheLock, pagemapLruLock, pageTableLock, lruListLock, dcacheLock,
         inodeLock, swapLock, tasklistLock, logbufLock, rtcLock, ioRequestLock);
+  }
+
+  /** The lock {@code key} stands for, in this catalog. */
+  public SpinLock get(CatalogLock key) {
+    return switch (key) {
+      case KERNEL_FLAG -> kernelFlag;
+      case PAGECACHE_LOCK -> pagecacheLock;
+      case PAGEMAP_LRU_LOCK -> pagemapLruLock;
+      case PAGE_TABLE_LOCK -> pageTableLock;
+      case LRU_LIST_LOCK -> lruListLock;
+      case DCACHE_LOCK -> dcacheLock;
+      case INODE_LOCK -> inodeLock;
+      case SWAPLOCK -> swapLock;
+      case TASKLIST_LOCK -> tasklistLock;
+      case LOGBUF_LOCK -> logbufLock;
+      case RTC_LOCK -> rtcLock;
+      case IO_REQUEST_LOCK -> ioRequestLock;
+    };
   }
 
   /**

@@ -105,6 +105,20 @@ class CatalogTests {
     assertThat(catalog.locks().byName("dcache_lock")).isSameAs(catalog.locks().dcacheLock);
   }
 
+  /** Every typed key stands for the lock of its name, one key per lock, in the same order. */
+  @Test
+  void eachCatalogLockKeyIsTheLockOfItsName() {
+    Locks locks = catalog.locks();
+    assertThat(locks.get(CatalogLock.DCACHE_LOCK)).isSameAs(locks.dcacheLock);
+    for (CatalogLock key : CatalogLock.values()) {
+      assertThat(locks.get(key).name()).as("%s", key).isEqualTo(key.kernelName());
+      assertThat(locks.byName(key.kernelName())).isSameAs(locks.get(key));
+    }
+    assertThat(java.util.Arrays.stream(CatalogLock.values()).map(locks::get).toList())
+        .containsExactlyElementsOf(locks.all());
+    assertThat(new Locks().get(CatalogLock.DCACHE_LOCK)).as("per kernel").isNotSameAs(locks.dcacheLock);
+  }
+
   @Test
   void tablePrintsARowPerEntryAndASiteTable() throws IOException {
     List<String> paths = CatalogTable.paths(catalog);

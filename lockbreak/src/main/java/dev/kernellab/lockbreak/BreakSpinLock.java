@@ -1,14 +1,18 @@
 package dev.kernellab.lockbreak;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.CondReschedLock.When;
 import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.Operation;
 import dev.kernellab.kernel.SpinLock;
 import java.util.List;
 
 /**
- * The lock-break primitive, added to the path language through the public {@link Operation}
- * seam: one hunk's test and break, run between two iterations of its site's loop.
+ * One hunk's test and break, as the hook path that runs between two iterations of its site's
+ * loop: the patch's own test and macro on kernel-core's lock-break primitive
+ * ({@link dev.kernellab.kernel.CondReschedLock}), which drops the locks innermost first (each a
+ * {@code spin_unlock}: under preempt a preemption point once the count is zero), runs what the
+ * macro runs ({@link Macro#then()}), retakes them outermost first and pays the walk's
+ * revalidation.
  *
  * <pre>
  *   if (TEST_LOCK_COUNT(n)) {               // every: n + 1 iterations (or every one)
@@ -18,73 +22,36 @@ import java.util.List;
  *   }
  * </pre>
  *
- * <p>Phases: 0 tests and drops the locks (innermost first: {@code spin_unlock}, under preempt a
- * preemption point once the count is zero); 1 runs {@code conditional_schedule()} for the
- * {@code _and_resched} macro; 2 retakes the locks (outermost first); 3 pays the walk's
- * revalidation. The count is the loop's own iteration number, so a break resets it only in the
- * sense that the next one is {@code every} iterations on.
+ * <p>The count is the loop's own iteration number, so a break resets it only in the sense that
+ * the next one is {@code every} iterations on.
  */
 @Models(file = "include/linux/lock_break.h", function = "break_spin_lock", version = LockBreakPatch.VERSION)
 @Models(file = "include/linux/lock_break.h", function = "break_spin_lock_and_resched",
     version = LockBreakPatch.VERSION)
 @Models(file = "include/linux/lock_break.h", function = "TEST_LOCK_COUNT", version = LockBreakPatch.VERSION)
-final class BreakSpinLock implements Operation {
+final class BreakSpinLock {
 
-  private final BrokenSite hunk;
-  private final String locks;
-  private final KernelPath unlock;
-  private final KernelPath resched;
-  private final KernelPath relock;
+  private BreakSpinLock() {}
 
-  BreakSpinLock(BrokenSite hunk, List<SpinLock> held) {
+  /** The hook path of {@code hunk}, breaking {@code held} (outermost first). */
+  static KernelPath hook(BrokenSite hunk, List<SpinLock> held) {
     if (held.isEmpty()) {
       throw new IllegalArgumentException(hunk.site() + ": a lock break needs the lock it breaks");
     }
-    this.hunk = hunk;
-    String file = hunk.site().file();
-    String fn = hunk.site().function();
-    KernelPath.Builder u = KernelPath.path(file, fn + "/" + hunk.macro().kernelName() + ": spin_unlock");
-    for (int i = held.size() - 1; i >= 0; i--) {
-      u.spinUnlock(held.get(i));
+    // every() is n + 1 for TEST_LOCK_COUNT(n), which is ++count > n: true on the (n + 1)-th test.
+    When when = When.every(hunk.every());
+    if (hunk.onlyIfNeedResched()) {
+      when = when.and(When.needResched()); // conditional_schedule_needed()
     }
-    this.unlock = u.build();
-    this.resched = KernelPath.path(file, fn + "/conditional_schedule").condResched().build();
-    KernelPath.Builder l = KernelPath.path(file, fn + "/" + hunk.macro().kernelName() + ": spin_lock");
-    held.forEach(l::spinLock);
-    this.relock = l.build();
-    StringBuilder names = new StringBuilder();
-    held.forEach(s -> names.append(names.length() == 0 ? "&" : ", &").append(s.name()));
-    this.locks = names.toString();
+    return KernelPath.path(hunk.site().file(), hunk.site().function() + "/lock break")
+        .condReschedLock(describe(hunk, held), held, when, hunk.macro().then(), hunk.revalidateNs())
+        .build();
   }
 
-  @Override
-  public int step(Step s, int phase) {
-    switch (phase) {
-      case 0 -> {
-        boolean counted = hunk.every() == 1 || s.cpu().loopIndex() % hunk.every() == 0;
-        if (!counted || (hunk.onlyIfNeedResched() && !s.cpu().current().needResched())) {
-          return DONE;
-        }
-        s.call(unlock);
-        return hunk.macro() == Macro.BREAK_SPIN_LOCK_AND_RESCHED ? 1 : 2;
-      }
-      case 1 -> {
-        s.call(resched);
-        return 2;
-      }
-      case 2 -> {
-        s.call(relock);
-        return hunk.revalidateNs() > 0 ? 3 : DONE;
-      }
-      default -> {
-        s.compute(hunk.revalidateNs());
-        return DONE;
-      }
-    }
-  }
-
-  @Override
-  public String describe() {
+  /** How the hunk reads: {@code if (TEST_LOCK_COUNT(100)) ... break_spin_lock(&dcache_lock)}. */
+  private static String describe(BrokenSite hunk, List<SpinLock> held) {
+    StringBuilder locks = new StringBuilder();
+    held.forEach(s -> locks.append(locks.length() == 0 ? "&" : ", &").append(s.name()));
     return (hunk.every() > 1 ? "if (TEST_LOCK_COUNT(" + (hunk.every() - 1) + ")) " : "")
         + (hunk.onlyIfNeedResched() ? "if (conditional_schedule_needed()) " : "")
         + hunk.macro().kernelName() + "(" + locks + ")";

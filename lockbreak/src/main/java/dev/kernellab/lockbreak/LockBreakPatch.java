@@ -3,7 +3,6 @@ package dev.kernellab.lockbreak;
 import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPatch;
-import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.paths.Kernel24Paths;
 import java.util.List;
 
@@ -19,8 +18,8 @@ import java.util.List;
  * {@code preempt}; and it rewrites several of the walks low-latency rewrites, so the two
  * {@linkplain #conflicts() conflict}. It uses only public seams: the catalog attached to the
  * builder ({@link Kernel24Paths#install}) for the locks, {@link
- * KernelBuilder.Patching#hookSite} for the hunks, and {@link dev.kernellab.kernel.Operation} for
- * its primitive.
+ * KernelBuilder.Patching#hookSite} for the hunks, and kernel-core's lock-break primitive
+ * ({@link dev.kernellab.kernel.CondReschedLock}) with its own test and macro for the breaks.
  *
  * <pre>{@code
  * KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor(), 1).scheduler("goodness");
@@ -75,10 +74,7 @@ public final class LockBreakPatch implements KernelPatch {
         "lockbreak breaks the locks of a kernel-paths catalog and this kernel has none: install a"
             + " Kernel24Paths on the builder first (paths.install(builder))"));
     for (BrokenSite s : table) {
-      KernelPath hook = KernelPath.path(s.site().file(), s.site().function() + "/lock break")
-          .op(new BreakSpinLock(s, s.locks().apply(catalog.locks())))
-          .build();
-      kernel.hookSite(s.site(), hook);
+      kernel.hookSite(s.site(), BreakSpinLock.hook(s, s.locks().apply(catalog.locks())));
     }
   }
 

@@ -1,12 +1,15 @@
 package dev.kernellab.lowlat;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.CondReschedLock.Then;
+import dev.kernellab.kernel.CondReschedLock.When;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPatch;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.Sysctl;
+import dev.kernellab.paths.CatalogLock;
 import dev.kernellab.paths.CatalogPatch;
 import dev.kernellab.paths.Kernel24Paths;
 import java.util.ArrayList;
@@ -29,7 +32,7 @@ import java.util.function.Function;
  * paths.install(builder);                          // attaches the catalog to the builder
  * builder.patch("lowlat");                         // found by name, finds paths' locks
  * builder.patch(new LowLatencyPatch(paths));       // or directly
- * builder.patch(LowLatencyPatch.forSites(myTable, myLocks::get));   // an experiment
+ * builder.patch(LowLatencyPatch.forSites(myTable, paths.locks()::get));   // an experiment
  * }</pre>
  *
  * <p>Registered as {@value #NAME}. A lock break must drop the very lock the kernel's path
@@ -43,15 +46,31 @@ public final class LowLatencyPatch implements CatalogPatch {
    *
    * The patch does not edit paths: for each PatchedSite it builds a small hook path and hooks
    * it on the site (KernelBuilder.Patching.hookSite), so every loop at that site, in every path
-   * of the catalog, runs it between iterations. A conditional schedule is condResched(). A lock
-   * break is condReschedLock(locks, revalidateNs, gate-if-counted, period): when it is due it
-   * drops every lock the loop holds, innermost first, calls schedule() (the patch's
-   * unconditional_schedule()) and retakes them outermost first; when it is not due nothing is
-   * touched. A chunked walk (zap_page_range) drops its lock at every chunk, due or not. condReschedLock releases the lock through the
-   * kernel's normal unlock, so preempt_count drops and, with the preempt patch, the break is
-   * itself a preemption point: the two patches compose without knowing each other, and the
+   * of the catalog, runs it between iterations. A conditional schedule is kernel-core's
+   * cond_resched(). A lock break is kernel-core's one lock-break primitive,
+   * condReschedLock(listing, locks, when, then, revalidateNs), which drops every lock the loop
+   * holds, innermost first, runs `then`, retakes them outermost first and pays the
+   * revalidation; when `when` says no, nothing is touched. What is the patch's own is the test
+   * and what runs with the locks dropped, by cadence (include/linux/low-latency.h [1]):
+   *
+   *   cadence             when                                then
+   *   EVERY_ITERATION     need_resched                        unconditional_schedule()
+   *   TEST_RESCHED_COUNT  enable_lowlatency, every n + 1,     unconditional_schedule()
+   *                       then need_resched
+   *   CHUNK               every n, due or not                 conditional_schedule()
+   *
+   * The first two are the patch's `if (need_resched) { spin_unlock(&l);
+   * unconditional_schedule(); spin_lock(&l); }`: schedule() is called whatever happened at the
+   * unlock, which under CONFIG_PREEMPT may already have preempted and cleared need_resched. The
+   * chunked form is its zap_page_range (mm/memory.c), which unlocks and flushes the TLB every
+   * 256 pages and then calls conditional_schedule(). The primitive releases the lock through
+   * the kernel's normal unlock, so preempt_count drops and, with the preempt patch, the break
+   * is itself a preemption point: the two patches compose without knowing each other, and the
    * break shortens the preempt-off region (docs/golden-scenarios.md, the four configurations:
    * "both").
+   *
+   * [1] include/linux/low-latency.h and mm/memory.c of the patch as applied to 2.4.32
+   *     (LowLatencySites names the copy).
    */
 
   /** The name the patch is registered under. */
@@ -64,7 +83,7 @@ public final class LowLatencyPatch implements CatalogPatch {
 
   private final String name;
   private final List<PatchedSite> table;
-  private final Optional<Function<String, SpinLock>> locks; // empty: the attached catalog's
+  private final Optional<Function<CatalogLock, SpinLock>> locks; // empty: the attached catalog's
   private final boolean enabledAtBoot;
 
   /**
@@ -72,11 +91,11 @@ public final class LowLatencyPatch implements CatalogPatch {
    * the 2002 measurements ran it; CONFIG_LOLAT without the sysctl is always on).
    */
   public LowLatencyPatch(Kernel24Paths catalog) {
-    this(NAME, LowLatencySites.TABLE, Optional.of(catalog.locks()::byName), true);
+    this(NAME, LowLatencySites.TABLE, Optional.of(catalog.locks()::get), true);
   }
 
   private LowLatencyPatch(String name, List<PatchedSite> table,
-      Optional<Function<String, SpinLock>> locks, boolean enabledAtBoot) {
+      Optional<Function<CatalogLock, SpinLock>> locks, boolean enabledAtBoot) {
     this.name = name;
     this.table = List.copyOf(table);
     this.locks = locks;
@@ -94,9 +113,10 @@ public final class LowLatencyPatch implements CatalogPatch {
   /**
    * The patch's mechanism with another site table, for experiments and hand-worked
    * scenarios: the hooks, the sysctl and the lock breaks work as for the real table;
-   * {@code locks} resolves the lock names the table uses.
+   * {@code locks} gives the lock each catalog lock of the table stands for in the kernel built
+   * ({@code paths.locks()::get}, or a hand-worked scenario's own lock).
    */
-  public static LowLatencyPatch forSites(List<PatchedSite> table, Function<String, SpinLock> locks) {
+  public static LowLatencyPatch forSites(List<PatchedSite> table, Function<CatalogLock, SpinLock> locks) {
     return new LowLatencyPatch(NAME, table, Optional.of(locks), true);
   }
 
@@ -135,9 +155,9 @@ public final class LowLatencyPatch implements CatalogPatch {
 
   @Override
   public void apply(KernelBuilder.Patching kernel) {
-    Function<String, SpinLock> resolve =
+    Function<CatalogLock, SpinLock> resolve =
         locks
-            .or(() -> kernel.attachment(Kernel24Paths.class).map(p -> p.locks()::byName))
+            .or(() -> kernel.attachment(Kernel24Paths.class).map(p -> p.locks()::get))
             .orElseThrow(() -> new IllegalStateException(
                 "lowlat breaks the locks of one kernel's kernel-paths catalog and this kernel has"
                     + " none: install a Kernel24Paths on the builder first (paths.install(builder))"));
@@ -147,24 +167,41 @@ public final class LowLatencyPatch implements CatalogPatch {
     }
   }
 
-  /** The hook path the patch runs between iterations at {@code ps}'s site. */
+  /**
+   * The hook path the patch runs between iterations at {@code ps}'s site: kernel-core's
+   * {@code cond_resched()} for a conditional schedule; for a lock break, kernel-core's
+   * {@code cond_resched_lock} primitive with the patch's own test and what runs with the locks
+   * dropped (see the implementation overview).
+   */
   @Models(file = "include/linux/low-latency.h", function = "conditional_schedule",
       version = LowLatencyPatch.VERSION)
   @Models(file = "include/linux/low-latency.h", function = "unconditional_schedule",
       version = LowLatencyPatch.VERSION)
-  static KernelPath hook(PatchedSite ps, Function<String, SpinLock> locks, Sysctl gate) {
+  @Models(file = "include/linux/low-latency.h", function = "TEST_RESCHED_COUNT",
+      version = LowLatencyPatch.VERSION)
+  static KernelPath hook(PatchedSite ps, Function<CatalogLock, SpinLock> locks, Sysctl gate) {
     Site s = ps.site();
     KernelPath.Builder b = KernelPath.path(s.file(), s.function() + "/" + ps.technique().kernelName());
     if (ps.technique() == Technique.CONDITIONAL_SCHEDULE) {
       return b.condResched().build();
     }
     List<SpinLock> held = new ArrayList<>();
-    ps.locks().forEach(name -> held.add(locks.apply(name)));
-    if (ps.cadence() == Cadence.CHUNK) {
-      return b.dropLocksEvery(held, ps.period(), ps.revalidateNs()).build();
-    }
-    b.condReschedLock(held, ps.revalidateNs(), ps.gated() ? gate : null, ps.period());
-    return b.build();
+    ps.locks().forEach(key -> held.add(locks.apply(key)));
+    String names = "&" + String.join(", &", held.stream().map(SpinLock::name).toList());
+    return switch (ps.cadence()) {
+      case EVERY_ITERATION -> b.condReschedLock("cond_resched_lock(" + names + ")", held,
+          When.needResched(), Then.SCHEDULE, ps.revalidateNs()).build();
+      case TEST_RESCHED_COUNT -> {
+        When enabled = (cpu, iterations) -> gate.get(); // enable_lowlatency
+        yield b.condReschedLock(
+            "cond_resched_lock(" + names + ", every " + ps.period() + ") [" + gate.name() + "]", held,
+            enabled.and(When.every(ps.period())).and(When.needResched()), Then.SCHEDULE, ps.revalidateNs())
+            .build();
+      }
+      case CHUNK -> b.condReschedLock(
+          "unlock(" + names + "); conditional_schedule(); relock, every " + ps.period(), held,
+          When.every(ps.period()), Then.COND_RESCHED, ps.revalidateNs()).build();
+    };
   }
 
   @Override

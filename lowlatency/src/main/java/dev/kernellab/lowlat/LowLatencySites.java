@@ -4,6 +4,14 @@ import static dev.kernellab.lowlat.PatchedSite.chunked;
 import static dev.kernellab.lowlat.PatchedSite.cs;
 import static dev.kernellab.lowlat.PatchedSite.lb;
 import static dev.kernellab.lowlat.PatchedSite.lbCounted;
+import static dev.kernellab.paths.CatalogLock.DCACHE_LOCK;
+import static dev.kernellab.paths.CatalogLock.INODE_LOCK;
+import static dev.kernellab.paths.CatalogLock.KERNEL_FLAG;
+import static dev.kernellab.paths.CatalogLock.LRU_LIST_LOCK;
+import static dev.kernellab.paths.CatalogLock.PAGECACHE_LOCK;
+import static dev.kernellab.paths.CatalogLock.PAGEMAP_LRU_LOCK;
+import static dev.kernellab.paths.CatalogLock.PAGE_TABLE_LOCK;
+import static dev.kernellab.paths.CatalogLock.SWAPLOCK;
 
 import dev.kernellab.hw.Models;
 import dev.kernellab.paths.Calibration;
@@ -82,25 +90,25 @@ public final class LowLatencySites {
   /** The hunks on catalog sites, in the order of the patch's files. */
   public static final List<PatchedSite> TABLE =
       List.of(
-          chunked(Memory.ZAP_PTE_RANGE, List.of("page_table_lock"), 256, Memory.FLUSH_TLB_RANGE_NS,
+          chunked(Memory.ZAP_PTE_RANGE, List.of(PAGE_TABLE_LOCK), 256, Memory.FLUSH_TLB_RANGE_NS,
               "mm/memory.c zap_page_range: MAX_ZAP_BYTES chunks of 256 pages; each chunk unlocks"
                   + " and flushes the TLB, then conditional_schedule()",
               "each chunk ends with flush_tlb_range and re-walks pgd/pmd: 2 us (assumption)"),
           cs(Filemap.READ_PAGE, "mm/filemap.c do_generic_file_read: conditional_schedule per page"),
           cs(Filemap.WRITE_PAGE, "mm/filemap.c generic_file_write: conditional_schedule per page"),
-          lb(Filemap.TRUNCATE_SKIP, List.of("pagecache_lock"), HEAD_MOVE_NS,
+          lb(Filemap.TRUNCATE_SKIP, List.of(PAGECACHE_LOCK), HEAD_MOVE_NS,
               "mm/filemap.c truncate_list_pages: break pagecache_lock, restart on this page (the"
                   + " budget of 4 breaks without progress is not modelled)",
               HEAD_MOVE_SOURCE),
-          lb(Filemap.INVALIDATE, List.of("pagemap_lru_lock", "pagecache_lock"), PIN_UNPIN_NS,
+          lb(Filemap.INVALIDATE, List.of(PAGEMAP_LRU_LOCK, PAGECACHE_LOCK), PIN_UNPIN_NS,
               "mm/filemap.c invalidate_inode_pages: break both locks (the restart from the head of"
                   + " clean_pages and the cap of 100 breaks per call are not modelled)",
               PIN_SOURCE),
-          lbCounted(Vmscan.SWAP_OUT_PMD, List.of("page_table_lock"), 4, PIN_UNPIN_NS,
+          lbCounted(Vmscan.SWAP_OUT_PMD, List.of(PAGE_TABLE_LOCK), 4, PIN_UNPIN_NS,
               "mm/vmscan.c swap_out_pmd: TEST_RESCHED_COUNT(4) per page tried; a hit bails out to"
                   + " swap_out_mm, which drops page_table_lock and schedules",
               "re-find the vma after the break (find_vma): 2 DRAM misses (assumption)"),
-          lb(Swapfile.SI_SWAPINFO, List.of("swaplock"), 0,
+          lb(Swapfile.SI_SWAPINFO, List.of(SWAPLOCK), 0,
               "mm/swapfile.c si_swapinfo: break swap_list_lock per slot of an area being swapped off",
               "swap_map is an array indexed by the loop: nothing to re-find"),
           cs(Swapfile.GET_SWAPAREA_INFO,
@@ -112,28 +120,28 @@ public final class LowLatencySites {
               "fs/buffer.c write_some_buffers: conditional_schedule after each full batch (kupdate)"),
           cs(Buffer.SYNC_BUFFERS,
               "fs/buffer.c write_some_buffers: conditional_schedule after each full batch (sync)"),
-          lb(Buffer.FSYNC_BUFFERS_LIST, List.of("lru_list_lock"), 0,
+          lb(Buffer.FSYNC_BUFFERS_LIST, List.of(LRU_LIST_LOCK), 0,
               "fs/buffer.c fsync_buffers_list: break on every buffer if need_resched (the extra"
                   + " counted break every 33 is then never the first to look)",
               "each buffer was list_del'ed: nothing is re-walked"),
-          lb(Buffer.INVALIDATE_BDEV, List.of("lru_list_lock"), PIN_UNPIN_NS,
+          lb(Buffer.INVALIDATE_BDEV, List.of(LRU_LIST_LOCK), PIN_UNPIN_NS,
               "fs/buffer.c invalidate_bdev: break with the bh pinned (the restart over all lists"
                   + " after a break and the cap of 10 per call are not modelled)",
               PIN_SOURCE),
-          lbCounted(Dcache.PRUNE_DCACHE, List.of("dcache_lock"), 100, 0,
+          lbCounted(Dcache.PRUNE_DCACHE, List.of(DCACHE_LOCK), 100, 0,
               "fs/dcache.c prune_dcache: TEST_RESCHED_COUNT(100), break dcache_lock, goto redo",
               "the unused list is taken from its tail again: nothing to re-find"),
-          lbCounted(Dcache.SELECT_PARENT, List.of("dcache_lock"), 500, PIN_UNPIN_NS,
+          lbCounted(Dcache.SELECT_PARENT, List.of(DCACHE_LOCK), 500, PIN_UNPIN_NS,
               "fs/dcache.c select_parent: TEST_RESCHED_COUNT(500) once found > 10 (not modelled:"
                   + " the count is tested on every 501st dentry), return, prune, walk again",
               PIN_SOURCE),
-          lb(Inode.PRUNE_ICACHE, List.of("inode_lock"), HEAD_MOVE_NS,
+          lb(Inode.PRUNE_ICACHE, List.of(INODE_LOCK), HEAD_MOVE_NS,
               "fs/inode.c prune_icache: break inode_lock, the list head moved to the entry", HEAD_MOVE_SOURCE),
           cs(Inode.DISPOSE_LIST, "fs/inode.c dispose_list: conditional_schedule per inode"),
-          lb(Inode.INVALIDATE_LIST, List.of("inode_lock"), PIN_UNPIN_NS,
+          lb(Inode.INVALIDATE_LIST, List.of(INODE_LOCK), PIN_UNPIN_NS,
               "fs/inode.c invalidate_list: break inode_lock with the inode pinned (i_count)", PIN_SOURCE),
           cs(Proc.STATM_PTE_RANGE, "fs/proc/array.c statm_pte_range: conditional_schedule per pte"),
-          lb(Exit.CLOSE_FILES, List.of("kernel_flag"), 0,
+          lb(Exit.CLOSE_FILES, List.of(KERNEL_FLAG), 0,
               "kernel/exit.c close_files: conditional_schedule per file; do_exit holds the BKL"
                   + " there, which schedule() drops and retakes",
               "release_kernel_lock/reacquire_kernel_lock in schedule(): no revalidation"),

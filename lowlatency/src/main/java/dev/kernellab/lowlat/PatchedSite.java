@@ -1,6 +1,7 @@
 package dev.kernellab.lowlat;
 
 import dev.kernellab.kernel.Site;
+import dev.kernellab.paths.CatalogLock;
 import java.util.List;
 import java.util.Objects;
 
@@ -9,8 +10,8 @@ import java.util.Objects;
  *
  * @param site the catalog loop the hunk changes
  * @param technique conditional schedule or lock break
- * @param locks for a lock break, the locks held at the site, outermost first: the break drops
- *     them all, schedules, and retakes them (empty for a conditional schedule)
+ * @param locks for a lock break, the catalog's locks held at the site, outermost first: the
+ *     break drops them all, schedules, and retakes them (empty for a conditional schedule)
  * @param cadence how often the hunk looks, and whether the sysctl gates it
  * @param n the count of {@code TEST_RESCHED_COUNT(n)} or the chunk length; 1 for
  *     {@link Cadence#EVERY_ITERATION}
@@ -22,7 +23,7 @@ import java.util.Objects;
 public record PatchedSite(
     Site site,
     Technique technique,
-    List<String> locks,
+    List<CatalogLock> locks,
     Cadence cadence,
     int n,
     long revalidateNs,
@@ -60,19 +61,19 @@ public record PatchedSite(
 
   /** A lock break of {@code locks} (outermost first), looked at on every iteration. */
   public static PatchedSite lb(
-      Site site, List<String> locks, long revalidateNs, String hunk, String source) {
+      Site site, List<CatalogLock> locks, long revalidateNs, String hunk, String source) {
     return new PatchedSite(site, Technique.LOCK_BREAK, locks, Cadence.EVERY_ITERATION, 1, revalidateNs, hunk, source);
   }
 
   /** A lock break behind {@code TEST_RESCHED_COUNT(n)}: every n + 1 iterations, gated. */
   public static PatchedSite lbCounted(
-      Site site, List<String> locks, int n, long revalidateNs, String hunk, String source) {
+      Site site, List<CatalogLock> locks, int n, long revalidateNs, String hunk, String source) {
     return new PatchedSite(site, Technique.LOCK_BREAK, locks, Cadence.TEST_RESCHED_COUNT, n, revalidateNs, hunk, source);
   }
 
   /** A chunked walk: drop {@code locks} every {@code n} iterations, then conditional_schedule. */
   public static PatchedSite chunked(
-      Site site, List<String> locks, int n, long costNs, String hunk, String source) {
+      Site site, List<CatalogLock> locks, int n, long costNs, String hunk, String source) {
     return new PatchedSite(site, Technique.LOCK_BREAK, locks, Cadence.CHUNK, n, costNs, hunk, source);
   }
 
@@ -90,7 +91,7 @@ public record PatchedSite(
   public String describe() {
     StringBuilder sb = new StringBuilder(technique.kernelName());
     if (!locks.isEmpty()) {
-      sb.append(" (").append(String.join(", ", locks)).append(')');
+      sb.append(" (").append(String.join(", ", locks.stream().map(CatalogLock::kernelName).toList())).append(')');
     }
     switch (cadence) {
       case TEST_RESCHED_COUNT -> sb.append(", TEST_RESCHED_COUNT(").append(n).append(") [sysctl]");

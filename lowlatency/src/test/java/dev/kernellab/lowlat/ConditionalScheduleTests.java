@@ -1,5 +1,6 @@
 package dev.kernellab.lowlat;
 
+import static dev.kernellab.paths.CatalogLock.DCACHE_LOCK;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.kernel.Kernel;
@@ -63,7 +64,7 @@ class ConditionalScheduleTests {
     assertThat(r.rig.latencies.get(0)).isEqualTo(50 * US);
 
     SiteRig counted = new SiteRig();
-    KernelPath prune = counted.loopAt(Dcache.PRUNE_DCACHE, List.of("dcache_lock"), 300, 10 * US);
+    KernelPath prune = counted.loopAt(Dcache.PRUNE_DCACHE, List.of(DCACHE_LOCK), 300, 10 * US);
     Kernel off = counted.builder(prune, true, false, false, null).build();
     RtcProbeRig.assertRtcAt(off, 55 * US);
     off.run(10_000 * US);

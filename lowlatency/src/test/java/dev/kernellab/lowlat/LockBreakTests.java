@@ -1,5 +1,10 @@
 package dev.kernellab.lowlat;
 
+import static dev.kernellab.paths.CatalogLock.DCACHE_LOCK;
+import static dev.kernellab.paths.CatalogLock.LRU_LIST_LOCK;
+import static dev.kernellab.paths.CatalogLock.PAGECACHE_LOCK;
+import static dev.kernellab.paths.CatalogLock.PAGEMAP_LRU_LOCK;
+import static dev.kernellab.paths.CatalogLock.PAGE_TABLE_LOCK;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.kernel.Kernel;
@@ -28,7 +33,7 @@ class LockBreakTests {
     boolean[][] configs = {{false, false}, {false, true}, {true, false}, {true, true}};
     for (int i = 0; i < configs.length; i++) {
       SiteRig r = new SiteRig();
-      KernelPath k = r.loopAt(Buffer.INVALIDATE_BDEV, List.of("lru_list_lock"), 50, 100 * US);
+      KernelPath k = r.loopAt(Buffer.INVALIDATE_BDEV, List.of(LRU_LIST_LOCK), 50, 100 * US);
       assertThat(r.latency(k, 1_050 * US, configs[i][0], configs[i][1]))
           .as("lowlat=%s preempt=%s", configs[i][0], configs[i][1])
           .isEqualTo(expected[i]);
@@ -38,7 +43,7 @@ class LockBreakTests {
   @Test
   void dropsAndRetakesTheLockAndVisitsEveryElementOnce() {
     SiteRig r = new SiteRig();
-    KernelPath k = r.loopAt(Buffer.INVALIDATE_BDEV, List.of("lru_list_lock"), 400, 50 * US);
+    KernelPath k = r.loopAt(Buffer.INVALIDATE_BDEV, List.of(LRU_LIST_LOCK), 400, 50 * US);
     Kernel kernel = r.builder(k, true, false, true, null).build();
     kernel.machine().rtc().setPeriodicRate(2048);
     kernel.machine().rtc().setPeriodicInterrupt(true);
@@ -54,7 +59,7 @@ class LockBreakTests {
   @Test
   void aCountedBreakWaitsForItsNthIteration() {
     SiteRig r = new SiteRig();
-    KernelPath k = r.loopAt(Dcache.PRUNE_DCACHE, List.of("dcache_lock"), 300, 10 * US);
+    KernelPath k = r.loopAt(Dcache.PRUNE_DCACHE, List.of(DCACHE_LOCK), 300, 10 * US);
     // The interrupt lands in iteration 5. TEST_RESCHED_COUNT(100) is ++resched_count > 100
     // (include/linux/low-latency.h): the first test that passes is after iteration 100, the
     // 101st, at 1,010 us.
@@ -64,7 +69,7 @@ class LockBreakTests {
   @Test
   void aTwoLockBreakDropsBothLocks() {
     SiteRig r = new SiteRig();
-    KernelPath k = r.loopAt(Filemap.INVALIDATE, List.of("pagemap_lru_lock", "pagecache_lock"), 50, 100 * US);
+    KernelPath k = r.loopAt(Filemap.INVALIDATE, List.of(PAGEMAP_LRU_LOCK, PAGECACHE_LOCK), 50, 100 * US);
     assertThat(r.latency(k, 1_050 * US, true, true)).isEqualTo(50 * US);
     assertThat(r.visited).isEqualTo(50);
   }
@@ -76,7 +81,7 @@ class LockBreakTests {
     long tIrq = 1_001 * US;
     for (int lowlat = 0; lowlat < 2; lowlat++) {
       SiteRig r = new SiteRig();
-      KernelPath k = r.loopAt(Memory.ZAP_PTE_RANGE, List.of("page_table_lock"), 2_000, 2 * US);
+      KernelPath k = r.loopAt(Memory.ZAP_PTE_RANGE, List.of(PAGE_TABLE_LOCK), 2_000, 2 * US);
       int i = lowlat;
       offEndsAfterIrq[i] = Long.MAX_VALUE;
       Tracer t = new Tracer() {
@@ -110,7 +115,7 @@ class LockBreakTests {
     int[] schedules = {0, 0};
     for (int preempt = 0; preempt < 2; preempt++) {
       SiteRig r = new SiteRig();
-      KernelPath k = r.loopAt(Buffer.INVALIDATE_BDEV, List.of("lru_list_lock"), 50, 100 * US);
+      KernelPath k = r.loopAt(Buffer.INVALIDATE_BDEV, List.of(LRU_LIST_LOCK), 50, 100 * US);
       int i = preempt;
       Tracer t = new Tracer() {
         @Override

@@ -1,10 +1,15 @@
 package dev.kernellab.lowlat;
 
+import static dev.kernellab.paths.CatalogLock.DCACHE_LOCK;
+import static dev.kernellab.paths.CatalogLock.PAGECACHE_LOCK;
+import static dev.kernellab.paths.CatalogLock.PAGEMAP_LRU_LOCK;
+import static dev.kernellab.paths.CatalogLock.PAGE_TABLE_LOCK;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
 import dev.kernellab.kernel.Site;
+import dev.kernellab.paths.CatalogLock;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -17,9 +22,9 @@ import org.junit.jupiter.api.Test;
 class PatchedSiteTests {
 
   private static final Site SITE = new Site("fs/dcache.c", "prune_dcache", "prune_dcache");
-  private static final List<String> DCACHE = List.of("dcache_lock");
+  private static final List<CatalogLock> DCACHE = List.of(DCACHE_LOCK);
 
-  private static PatchedSite site(Technique t, List<String> locks, Cadence c, int n, long revalidateNs) {
+  private static PatchedSite site(Technique t, List<CatalogLock> locks, Cadence c, int n, long revalidateNs) {
     return new PatchedSite(SITE, t, locks, c, n, revalidateNs, "the hunk", "the source");
   }
 
@@ -39,9 +44,9 @@ class PatchedSiteTests {
 
   @Test
   void aLockBreakOnEveryIterationNamesItsLocksOutermostFirst() {
-    PatchedSite lb = PatchedSite.lb(SITE, List.of("pagemap_lru_lock", "pagecache_lock"), 250, "hunk", "src");
+    PatchedSite lb = PatchedSite.lb(SITE, List.of(PAGEMAP_LRU_LOCK, PAGECACHE_LOCK), 250, "hunk", "src");
     assertThat(lb.technique()).isEqualTo(Technique.LOCK_BREAK);
-    assertThat(lb.locks()).containsExactly("pagemap_lru_lock", "pagecache_lock");
+    assertThat(lb.locks()).containsExactly(PAGEMAP_LRU_LOCK, PAGECACHE_LOCK);
     assertThat(lb.cadence()).isEqualTo(Cadence.EVERY_ITERATION);
     assertThat(lb.period()).isEqualTo(1);
     assertThat(lb.gated()).isFalse();
@@ -62,7 +67,7 @@ class PatchedSiteTests {
 
   @Test
   void aChunkedWalkDropsItsLockEveryNIterationsUngated() {
-    PatchedSite chunk = PatchedSite.chunked(SITE, List.of("page_table_lock"), 256, 1_500, "hunk", "src");
+    PatchedSite chunk = PatchedSite.chunked(SITE, List.of(PAGE_TABLE_LOCK), 256, 1_500, "hunk", "src");
     assertThat(chunk.technique()).isEqualTo(Technique.LOCK_BREAK);
     assertThat(chunk.cadence()).isEqualTo(Cadence.CHUNK);
     assertThat(chunk.period()).isEqualTo(256);
@@ -126,7 +131,7 @@ class PatchedSiteTests {
   void thePatchNamesItselfLowlatAndSaysWhenItTakesTheCatalogFromTheBuilder() {
     assertThat(LowLatencyPatch.unbound().name()).isEqualTo("lowlat");
     assertThat(LowLatencyPatch.unbound()).hasToString("lowlat (catalog from the builder)");
-    assertThat(LowLatencyPatch.forSites(List.of(), name -> null)).hasToString("lowlat");
+    assertThat(LowLatencyPatch.forSites(List.of(), key -> null)).hasToString("lowlat");
     assertThat(LowLatencyPatch.unbound().table()).isEqualTo(LowLatencySites.TABLE);
     assertThat(new LowLatencyProvider().description()).contains("low-latency");
   }
@@ -135,7 +140,7 @@ class PatchedSiteTests {
   @Test
   void aPatchForAnotherTableHooksThatTableOnly() {
     Site mine = new Site("test/exp.c", "walk", "walk");
-    LowLatencyPatch p = LowLatencyPatch.forSites(List.of(PatchedSite.cs(mine, "an experiment")), name -> null);
+    LowLatencyPatch p = LowLatencyPatch.forSites(List.of(PatchedSite.cs(mine, "an experiment")), key -> null);
     assertThat(p.table()).extracting(PatchedSite::site).containsExactly(mine);
     dev.kernellab.kernel.Kernel k =
         new dev.kernellab.kernel.KernelBuilder(dev.kernellab.hw.MachineSpec.uniprocessor(), 1)
@@ -161,10 +166,10 @@ class PatchedSiteTests {
       return b.patch("lowlat");
     };
     dev.kernellab.kernel.KernelBuilder clash =
-        builder.get().patch(LowLatencyPatch.forSites(mine, catalog.locks()::byName));
+        builder.get().patch(LowLatencyPatch.forSites(mine, catalog.locks()::get));
     assertThatIllegalArgumentException().isThrownBy(clash::build).withMessage("patch lowlat given twice");
 
-    LowLatencyPatch exp = LowLatencyPatch.forSites(mine, catalog.locks()::byName).named("mylat");
+    LowLatencyPatch exp = LowLatencyPatch.forSites(mine, catalog.locks()::get).named("mylat");
     assertThat(exp.name()).isEqualTo("mylat");
     assertThat(exp.sysctlName()).isEqualTo("kernel/mylat");
     dev.kernellab.kernel.Kernel k = builder.get().patch(exp).build();

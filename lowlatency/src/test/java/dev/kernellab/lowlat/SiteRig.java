@@ -7,6 +7,7 @@ import dev.kernellab.kernel.RtcProbeRig;
 import dev.kernellab.kernel.SimpleRoundRobinScheduler;
 import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.Tracer;
+import dev.kernellab.paths.CatalogLock;
 import dev.kernellab.paths.Kernel24Paths;
 import java.util.List;
 
@@ -25,14 +26,14 @@ final class SiteRig {
    * K: {@code locks} taken (outermost first), a loop of {@code n} x {@code iterNs} at
    * {@code site} counting its iterations, the locks released.
    */
-  KernelPath loopAt(Site site, List<String> locks, long n, long iterNs) {
+  KernelPath loopAt(Site site, List<CatalogLock> locks, long n, long iterNs) {
     KernelPath.Builder b = KernelPath.path(site.file(), site.function());
-    for (String l : locks) {
-      b.spinLock(catalog.locks().byName(l));
+    for (CatalogLock l : locks) {
+      b.spinLock(catalog.locks().get(l));
     }
     b.loop(site.label(), n, body -> body.compute(iterNs).effect("visit", c -> visited++));
     for (int i = locks.size() - 1; i >= 0; i--) {
-      b.spinUnlock(catalog.locks().byName(locks.get(i)));
+      b.spinUnlock(catalog.locks().get(locks.get(i)));
     }
     return b.build();
   }

@@ -8,6 +8,7 @@ import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPatchProvider;
 import dev.kernellab.kernel.SimpleRoundRobinScheduler;
 import dev.kernellab.kernel.Site;
+import dev.kernellab.paths.CatalogLock;
 import dev.kernellab.paths.CatalogTable;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.paths.PathParams;
@@ -31,7 +32,7 @@ class SiteTableTests {
     sites.addAll(new Kernel24Paths(PathParams.defaults().withFramebufferConsole()).sites());
     for (PatchedSite ps : LowLatencySites.TABLE) {
       assertThat(sites).as("%s", ps.site()).contains(ps.site());
-      ps.locks().forEach(l -> assertThat(catalog.locks().byName(l).name()).isEqualTo(l));
+      ps.locks().forEach(l -> assertThat(catalog.locks().get(l).name()).isEqualTo(l.kernelName()));
     }
     assertThat(LowLatencySites.TABLE.stream().map(PatchedSite::site)).doesNotHaveDuplicates();
   }
@@ -73,7 +74,8 @@ class SiteTableTests {
     out.add("|---|---|---|---|---|---|");
     for (PatchedSite ps : LowLatencySites.TABLE) {
       out.add("| " + ps.hunk() + " | " + ps.technique().kernelName() + " | "
-          + (ps.locks().isEmpty() ? "-" : String.join(", ", ps.locks())) + " | " + ps.period()
+          + (ps.locks().isEmpty() ? "-" : String.join(", ", ps.locks().stream().map(CatalogLock::kernelName).toList()))
+          + " | " + ps.period()
           + " | " + ps.revalidateNs() + " ns | " + ps.source() + " |");
     }
     out.add("");

@@ -1,5 +1,6 @@
 package dev.kernellab.lowlat;
 
+import static dev.kernellab.paths.CatalogLock.PAGE_TABLE_LOCK;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.kernel.KernelPath;
@@ -21,7 +22,7 @@ class UntouchedSiteTests {
     for (boolean lowlat : new boolean[] {false, true}) {
       for (boolean preempt : new boolean[] {false, true}) {
         SiteRig r = new SiteRig();
-        KernelPath k = r.loopAt(Memory.COPY_PTE_RANGE, List.of("page_table_lock"), 30, 100 * US);
+        KernelPath k = r.loopAt(Memory.COPY_PTE_RANGE, List.of(PAGE_TABLE_LOCK), 30, 100 * US);
         assertThat(r.latency(k, 500 * US, lowlat, preempt)).isEqualTo(2_500 * US);
       }
     }

@@ -11,6 +11,7 @@ import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.kernel.Tracer;
 import dev.kernellab.lowlat.LowLatencyPatch;
 import dev.kernellab.lowlat.PatchedSite;
+import dev.kernellab.paths.CatalogLock;
 import dev.kernellab.preempt.PreemptKernelPatch;
 import java.util.List;
 
@@ -22,12 +23,13 @@ final class ScenarioRunner {
   /**
    * The low-latency patch of the scenario table (docs/golden-scenarios.md): at site S a
    * conditional schedule, or a lock break of L every iteration; S8's loop sits at T, which the
-   * table does not name.
+   * table does not name. A table names catalog locks; the scenario's L stands for the one it
+   * names ({@link #latency} resolves every key to L).
    */
   static List<PatchedSite> lowlatTable(GoldenScenarios.Scenario s) {
     return switch (s.hook()) {
       case COND_RESCHED -> List.of(PatchedSite.cs(GoldenScenarios.S, "scenario S4: cond_resched() at S"));
-      case LOCK_BREAK -> List.of(PatchedSite.lb(GoldenScenarios.S, List.of("L"), 0,
+      case LOCK_BREAK -> List.of(PatchedSite.lb(GoldenScenarios.S, List.of(CatalogLock.DCACHE_LOCK), 0,
           "scenario S3: lock break of L at S every iteration", "hand-worked scenario: no revalidation"));
       case NONE -> List.of();
     };
@@ -43,7 +45,7 @@ final class ScenarioRunner {
       kb.patch(new PreemptKernelPatch());
     }
     if (c.lowlat) {
-      kb.patch(LowLatencyPatch.forSites(lowlatTable(s), name -> s.lock()));
+      kb.patch(LowLatencyPatch.forSites(lowlatTable(s), key -> s.lock()));
     }
     Kernel[] kernel = new Kernel[1];
     Event assertRtc =

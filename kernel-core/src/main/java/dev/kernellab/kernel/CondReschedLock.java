@@ -1,0 +1,220 @@
+package dev.kernellab.kernel;
+
+import dev.kernellab.hw.Models;
+import java.util.List;
+
+/**
+ * {@code cond_resched_lock()}: the one lock break that 2.4.17's own loops and every patch build
+ * on. Where a walk holds spinlocks between two of its steps, when a test says so: drop the locks
+ * innermost first (each a {@code spin_unlock}, so under CONFIG_PREEMPT a preemption point once
+ * the count reaches zero), reschedule, retake them outermost first, and pay what the walk costs
+ * to pick up again (re-find its place, restart a list, drop a pin). When the test says no,
+ * nothing is touched.
+ *
+ * <p>What a patch decides is passed in: {@link When} the break looks (need_resched, a counted
+ * test, a run-time switch, or a mix) and what runs {@link Then} with the locks dropped. The
+ * generic form is {@link KernelPath.Builder#condReschedLock(SpinLock, long)}; a patch names its
+ * own macro with {@link KernelPath.Builder#condReschedLock(String, List, When, Then, long)}.
+ *
+ * <pre>{@code
+ * // 2.4.17 mm/vmscan.c shrink_cache: if (need_resched) { spin_unlock; schedule(); spin_lock; }
+ * body.condReschedLock(locks.pagemapLruLock, 0);
+ *
+ * // Love's lock-break: if (TEST_LOCK_COUNT(100)) if (conditional_schedule_needed())
+ * //     break_spin_lock(&dcache_lock);
+ * hook.condReschedLock("break_spin_lock(&dcache_lock)", List.of(locks.dcacheLock),
+ *     When.every(101).and(When.needResched()), Then.NOTHING, 0);
+ * }</pre>
+ */
+@Models(file = "include/linux/sched.h", function = "cond_resched_lock",
+    version = "Love's low-latency zap_page_range, 2.5.28")
+public final class CondReschedLock {
+
+  /*
+   * Implementation overview
+   *
+   * Linus asked for the break as one primitive rather than the written-out unlock, schedule,
+   * lock: "there might be other places that want to drop a lock before scheduling anyway" [1];
+   * Love's patch for 2.5.28 put it in include/linux/sched.h [2]. The 2.4 patches of the era
+   * wrote the same sequence by hand at each site, differing only in when they look and what
+   * they run between unlock and lock [3][4], which is what When and Then carry here.
+   *
+   * The operation (Break) runs in phases, kept in frame.phase:
+   *
+   *   0      the test; if due, _raw_spin_unlock of every lock, innermost first
+   *   1      preempt_count -= one per lock (the unlocks' preempt_enable), then the preemption
+   *          check: under CONFIG_PREEMPT a preemption point if the count reached zero
+   *   2      Then: nothing, cond_resched(), or set_current_state(TASK_RUNNING); schedule()
+   *   3      preempt_count += one per lock (the spin_locks' preempt_disable)
+   *   4 + i  _raw_spin_lock of lock i, outermost first (spins on SMP while it is held)
+   *   then   the revalidation, a compute that ends the operation
+   *
+   * The drop is a plain spin_unlock, as 2.4.17's own loops and the 2.4 patches write it, not
+   * Love's _raw_spin_unlock + preempt_enable_no_resched(), which keeps schedule() from running
+   * twice: with Then.SCHEDULE under CONFIG_PREEMPT a due break may be preempted at the
+   * unlock and still call schedule(), as the low-latency patch's spin_unlock();
+   * unconditional_schedule() does. Love's version breaks one lock and refuses to break when
+   * others are held (preempt_count() == 1); this one drops every lock it is given, as the hunks
+   * that hold two (invalidate_inode_pages) do.
+   *
+   * The frame may be the loop body's own (a walk that breaks its lock inline, as 2.4.17
+   * shrink_cache does), so the retake index lives in the phase, never in the loop's iteration
+   * count.
+   *
+   * [1] Linus Torvalds, quoted in Robert Love, "Re: [PATCH] low-latency zap_page_range",
+   *     linux-kernel, 22 July 2002.
+   * [2] Robert Love, "[PATCH] updated low-latency zap_page_range", linux-kernel, 24 July 2002.
+   * [3] Andrew Morton's low-latency patch for 2.4, include/linux/low-latency.h (2.4.32 copy).
+   * [4] Robert Love's lock-break patch for 2.4, include/linux/lock_break.h.
+   */
+
+  private CondReschedLock() {}
+
+  /**
+   * When a lock break drops its locks: tested each time the walk reaches the break, with the
+   * locks held. Must not change state, and should not allocate: it runs on the interpreter's
+   * path, which allocates nothing while the kernel runs.
+   */
+  @FunctionalInterface
+  public interface When {
+
+    /**
+     * True if the break drops its locks now.
+     *
+     * @param cpu the CPU running the walk (its current task, need_resched)
+     * @param iterations how many iterations of the loop around the break have run, counting
+     *     the one that just ran: 1 at the break after the first
+     */
+    boolean due(KernelCpu cpu, long iterations);
+
+    /** Both this and {@code other} (tested in that order). */
+    default When and(When other) {
+      When first = this;
+      return (cpu, iterations) -> first.due(cpu, iterations) && other.due(cpu, iterations);
+    }
+
+    /**
+     * {@code need_resched()}, as the installed {@link PreemptionModel} answers it at an
+     * explicit reschedule point ({@link PreemptionModel#rescheduleAtCondResched}).
+     */
+    static When needResched() {
+      return (cpu, iterations) -> cpu.kernel.preemption.rescheduleAtCondResched(cpu, cpu.current);
+    }
+
+    /** At every {@code n}-th iteration (the {@code n}-th, {@code 2n}-th...); 1 = every one. */
+    static When every(long n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("a lock break looks every 1 or more iterations, got " + n);
+      }
+      return (cpu, iterations) -> iterations % n == 0;
+    }
+  }
+
+  /** What runs with the locks dropped, before they are retaken. */
+  public enum Then {
+    /**
+     * Nothing: the unlock is the only chance to reschedule, a preemption point under
+     * CONFIG_PREEMPT when no other lock keeps the count up (lock_break.h
+     * {@code break_spin_lock}).
+     */
+    NOTHING,
+    /**
+     * {@code cond_resched()}: {@code schedule()} only if need_resched is still set (the unlock
+     * may have preempted and cleared it).
+     */
+    COND_RESCHED,
+    /**
+     * {@code set_current_state(TASK_RUNNING); schedule();} whatever the unlock did: 2.4.17's
+     * own breaks, and the low-latency patch's {@code unconditional_schedule()}.
+     */
+    SCHEDULE
+  }
+
+  /** The operation; see the implementation overview for its phases. */
+  static final class Break extends Op {
+    private static final int RETAKE = 4; // the phase of the first retake
+    private final String description;
+    private final SpinLock[] locks; // outermost first
+    private final When when;
+    private final Then then;
+    private final long revalidateNs;
+
+    Break(String description, List<SpinLock> locks, When when, Then then, long revalidateNs) {
+      if (description == null || description.isBlank()) {
+        throw new IllegalArgumentException("a lock break says how it reads in a listing");
+      }
+      if (locks.isEmpty() || locks.stream().anyMatch(l -> l == null) || revalidateNs < 0) {
+        throw new IllegalArgumentException(
+            description + ": a lock break needs its locks and a revalidation cost >= 0");
+      }
+      if (when == null || then == null) {
+        throw new IllegalArgumentException(description + ": a lock break needs its test and what runs then");
+      }
+      this.description = description;
+      this.locks = locks.toArray(new SpinLock[0]);
+      this.when = when;
+      this.then = then;
+      this.revalidateNs = revalidateNs;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      switch (f.phase) {
+        case 0 -> {
+          if (!when.due(c, f.iteration + 1)) {
+            f.advance();
+            return;
+          }
+          for (int i = locks.length - 1; i >= 0; i--) {
+            if (locks[i].heldForm == LockOps.Form.IRQ || locks[i].heldForm == LockOps.Form.IRQSAVE) {
+              c.noteIrqsLeftOff(locks[i], ctx); // a plain spin_unlock leaves interrupts off
+            }
+            k.locks.release(c, ctx, locks[i], false);
+          }
+          f.phase = 1;
+        }
+        case 1 -> {
+          c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET * locks.length, ctx);
+          f.phase = 2;
+          c.preemptCheck(ctx);
+        }
+        case 2 -> {
+          f.phase = 3;
+          if (then == Then.SCHEDULE
+              || (then == Then.COND_RESCHED && k.preemption.rescheduleAtCondResched(c, c.current))) {
+            c.current.setState(TaskState.RUNNING);
+            k.sched.callSchedule(c, ctx);
+          }
+        }
+        case 3 -> {
+          c.addPreemptCount(PreemptCount.PREEMPT_OFFSET * locks.length, ctx);
+          f.phase = RETAKE;
+        }
+        default -> {
+          if (f.phase < RETAKE + locks.length) {
+            while (f.phase < RETAKE + locks.length && retake(k, c, ctx, f, locks[f.phase - RETAKE])) {
+              f.phase++;
+            }
+            return;
+          }
+          c.compute(f, revalidateNs, true);
+        }
+      }
+    }
+
+    private static boolean retake(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f, SpinLock l) {
+      if (!k.locks.tryAcquire(c, ctx, f, l, false)) {
+        return false;
+      }
+      if (l.nested == 0) {
+        l.heldForm = LockOps.Form.PLAIN; // retaken with spin_lock, whatever took it first
+      }
+      return true;
+    }
+
+    @Override
+    String describe() {
+      return description;
+    }
+  }
+}
