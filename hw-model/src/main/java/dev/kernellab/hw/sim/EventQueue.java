@@ -193,8 +193,9 @@ public final class EventQueue {
 
   /** Makes entry 0 the earliest armed event. */
   private void settleRoot() {
-    // An entry at the root whose seq matches its event is armed, so live > 0 is implied.
-    if (holeAtRoot || size == 0 || events[0].seq != keys[1]) {
+    // An entry at the root whose seq matches its event is armed, so live > 0 is implied. A
+    // hole never matches: it holds the polled event, unarmed (seq -1) until an add fills it.
+    if (size == 0 || events[0].seq != keys[1]) {
       settleRootSlowly();
     }
   }
@@ -203,10 +204,7 @@ public final class EventQueue {
     if (live == 0) {
       throw new IllegalStateException("event queue is empty");
     }
-    if (holeAtRoot) {
-      holeAtRoot = false;
-      removeRoot();
-    }
+    holeAtRoot = false; // a hole is a stale entry: the loop drops it
     // Some entry is live (live > 0), so this stops before the heap runs empty.
     while (events[0].seq != keys[1]) {
       removeRoot();

@@ -183,6 +183,44 @@ class EventQueueTests {
   }
 
   /**
+   * A purge whose stale entries include the root's (the earliest event, cancelled since the last
+   * poll) rebuilds the heap down to the root, so the next earliest comes out first.
+   */
+  @Test
+  void aPurgeThatDropsTheCancelledEarliestEventRebuildsTheHeapToTheRoot() {
+    Twin t = new Twin(1, PURGE_MIN + 1);
+    for (int i = 0; i < PURGE_MIN; i++) {
+      t.add(i, 1_000 - i);
+    }
+    assertThat(t.queue.peekTime()).isEqualTo(1_000 - (PURGE_MIN - 1));
+    t.cancel(PURGE_MIN - 1);
+    t.cancel(PURGE_MIN - 2);
+    t.add(PURGE_MIN, 2_000);
+    assertThat(t.queue.entries()).as("126 live kept, then the new one").isEqualTo(PURGE_MIN - 1);
+    assertThat(t.poll()).isEqualTo(PURGE_MIN - 3);
+    t.drain();
+  }
+
+  /**
+   * After a purge that keeps n live entries, stale ones may pile up to 2n before the next: a
+   * queue of many armed events is not purged on every add.
+   */
+  @Test
+  void aPurgeWaitsForTwiceTheEntriesTheLastOneKept() {
+    Twin t = new Twin(1, 200);
+    for (int i = 0; i < 200; i++) {
+      t.add(i, 1_000_000 + i);
+    }
+    // The add of the 129th purged (nothing stale), kept 128 and waits for 256 entries.
+    for (int i = 0; i < 50; i++) {
+      t.cancel(i);
+      t.add(i, 2_000_000 + i);
+    }
+    assertThat(t.queue.entries()).as("200 live, 50 stale").isEqualTo(250);
+    t.drain();
+  }
+
+  /**
    * Far-off timeouts pushed back again and again while two near events are held in turn: each
    * push leaves a stale entry whose time never comes within the run, and the purge alone keeps
    * the heap at 128 entries or fewer.
