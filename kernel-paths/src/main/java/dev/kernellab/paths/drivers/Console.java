@@ -53,9 +53,12 @@ public final class Console {
    * which only matters for a printk nested inside a draw, is not modelled.
    */
 
-  /** call_console_drivers' loop over the lines of a message (no patch touches it). */
+  /**
+   * call_console_drivers' loop over the lines of a message, each drawn by vt_console_print (no
+   * patch touches it).
+   */
   public static final Site CALL_CONSOLE_DRIVERS =
-      new Site("kernel/printk.c", "release_console_sem", "call_console_drivers");
+      new Site("drivers/char/console.c", "vt_console_print", "call_console_drivers");
   /** fbcon_cfb16_putcs' loop over the characters of a line. */
   public static final Site PUTCS = new Site("drivers/video/fbcon-cfb16.c", "fbcon_cfb16_putcs", "putcs");
 
