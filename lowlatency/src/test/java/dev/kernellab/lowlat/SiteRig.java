@@ -30,7 +30,7 @@ final class SiteRig {
     for (String l : locks) {
       b.spinLock(catalog.locks().byName(l));
     }
-    b.loop(site.label(), n, body -> body.compute(iterNs).effect("visit", c -> visited++));
+    b.loop(site, n, body -> body.compute(iterNs).effect("visit", c -> visited++));
     for (int i = locks.size() - 1; i >= 0; i--) {
       b.spinUnlock(catalog.locks().byName(locks.get(i)));
     }
