@@ -9,6 +9,7 @@ import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Scheduler;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.TaskSpec;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -47,6 +48,8 @@ public class InterpreterBenchmark {
 
   private static final long SIM_NS_PER_INVOCATION = 1_000_000;
 
+  private static final Site BODY = new Site("bench/loop.c", "tight_loop", "body");
+
   private Kernel kernel;
   private long until;
 
@@ -55,7 +58,7 @@ public class InterpreterBenchmark {
     SpinLock l = SpinLock.spin("bench_lock");
     KernelPath loop =
         KernelPath.path("bench/loop.c", "tight_loop")
-            .loop("body", Long.MAX_VALUE, b -> b
+            .loop(BODY, Long.MAX_VALUE, b -> b
                 .spinLock(l)
                 .compute(100)
                 .spinUnlock(l)

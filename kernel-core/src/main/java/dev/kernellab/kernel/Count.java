@@ -6,7 +6,7 @@ package dev.kernellab.kernel;
  * for, the cached pages of the file it names. Returns a count (or ns) &gt;= 0.
  *
  * <pre>{@code
- * .loop("copy_pte_range", c -> c.current().mm().largestVmaPages(), pte -> pte.compute(300))
+ * .loop(COPY_PTE_RANGE, c -> c.current().mm().largestVmaPages(), pte -> pte.compute(300))
  * }</pre>
  */
 @FunctionalInterface

@@ -14,10 +14,11 @@ import java.util.function.Consumer;
  *
  * <pre>{@code
  * static final SpinLock DCACHE_LOCK = SpinLock.spin("dcache_lock");
- * static final KernelPath PRUNE_DCACHE =
+ * static final Site PRUNE_DCACHE = new Site("fs/dcache.c", "prune_dcache", "prune_dcache");
+ * static final KernelPath PRUNE =
  *     KernelPath.path("fs/dcache.c", "prune_dcache")
  *         .spinLock(DCACHE_LOCK)
- *         .loop("prune_dcache", Distribution.uniform(0, 400), body -> body.compute(1_800))
+ *         .loop(PRUNE_DCACHE, Distribution.uniform(0, 400), body -> body.compute(1_800))
  *         .spinUnlock(DCACHE_LOCK)
  *         .build();
  * }</pre>
@@ -314,43 +315,66 @@ public final class KernelPath {
       return kernelOnly("local_bh_enable", new IrqOps.BhEnable());
     }
 
-    /** A loop at site {@code label} of this function, {@code count} iterations. */
-    public Builder loop(String label, long count, Consumer<Builder> body) {
-      return loop(label, Distribution.fixed(count), body);
-    }
-
     /**
-     * A loop at {@code site}, a site constant of this function ({@code Dcache.PRUNE_DCACHE}): the
-     * same as {@link #loop(String, Distribution, Consumer)} with its label, but a site of another
-     * file or function is refused, so a patch's hooks and the loop cannot name it two ways.
+     * A loop at {@code site}, a site constant of this function ({@code Dcache.PRUNE_DCACHE}),
+     * iterations drawn from {@code count}. A site of another file or function is refused, so a
+     * patch's hooks and the loop cannot name it two ways.
      */
     public Builder loop(Site site, Distribution count, Consumer<Builder> body) {
-      return loop(ownLabel(site), count, body);
+      Site s = own(site);
+      return add(new FlowOps.Loop(s, count, body(s, body)));
     }
 
     /** {@link #loop(Site, Distribution, Consumer)} with a fixed count. */
     public Builder loop(Site site, long count, Consumer<Builder> body) {
-      return loop(ownLabel(site), count, body);
+      return loop(site, Distribution.fixed(count), body);
     }
 
     /** {@link #loop(Site, Distribution, Consumer)} with a count worked out on entry. */
     public Builder loop(Site site, Count count, Consumer<Builder> body) {
-      return loop(ownLabel(site), count, body);
+      Site s = own(site);
+      return add(new FlowOps.Loop(s, count, body(s, body)));
     }
 
-    private String ownLabel(Site site) {
+    /**
+     * A loop of a user program labelled {@code label} (its site is
+     * {@code user:program:program#label}), iterations drawn from {@code count}. Kernel code
+     * loops at a {@link Site} constant instead: a user program is not kernel code a patch may
+     * hook, and its name is often made per instance ({@code cyclictest0}, {@code dbench3}), so
+     * it has no site to declare once.
+     *
+     * @throws IllegalStateException on a kernel path
+     */
+    public Builder loop(String label, Distribution count, Consumer<Builder> body) {
+      Site s = userSite("loop", label);
+      return add(new FlowOps.Loop(s, count, body(s, body)));
+    }
+
+    /** {@link #loop(String, Distribution, Consumer)} with a fixed count. */
+    public Builder loop(String label, long count, Consumer<Builder> body) {
+      return loop(label, Distribution.fixed(count), body);
+    }
+
+    private Site own(Site site) {
       if (!site.file().equals(file) || !site.function().equals(function)) {
         throw new IllegalArgumentException("site " + site.key() + " is not in " + file + ":" + function);
       }
-      return site.label();
+      return site;
     }
 
-    /** A loop at site {@code label} of this function, iterations drawn from {@code count}. */
-    public Builder loop(String label, Distribution count, Consumer<Builder> body) {
-      Site s = new Site(user ? file : file, function, label);
-      Builder b = new Builder(file, function, user, s);
+    private Site userSite(String what, String label) {
+      if (!user) {
+        throw new IllegalStateException(what + "(\"" + label + "\", ...) in kernel path " + file + ":"
+            + function + ": a kernel loop is at a Site constant of its function; labels are for"
+            + " user programs");
+      }
+      return new Site(file, function, label);
+    }
+
+    private KernelPath body(Site site, Consumer<Builder> body) {
+      Builder b = new Builder(file, function, user, site);
       body.accept(b);
-      return add(new FlowOps.Loop(s, count, b.build()));
+      return b.build();
     }
 
     /** Calls another path (kernel paths only call kernel paths). */
@@ -586,23 +610,16 @@ public final class KernelPath {
       return kernelOnly("args", new FlowOps.Effect("(arguments)", c -> c.current.syscallArgs = args.at(c)));
     }
 
-    /** A loop at site {@code label} of this function, its count worked out on entry. */
-    public Builder loop(String label, Count count, Consumer<Builder> body) {
-      Site s = new Site(file, function, label);
-      Builder b = new Builder(file, function, user, s);
-      body.accept(b);
-      return add(new FlowOps.Loop(s, count, b.build()));
-    }
-
     /**
-     * {@code while (condition) body;}: a loop at site {@code label} that tests
-     * {@code condition} before every iteration (a user program's "until the phase is over").
+     * {@code while (condition) body;}: a loop of a user program, labelled as in
+     * {@link #loop(String, Distribution, Consumer)}, that tests {@code condition} before every
+     * iteration (a user program's "until the phase is over").
+     *
+     * @throws IllegalStateException on a kernel path
      */
     public Builder loopWhile(String label, Guard condition, Consumer<Builder> body) {
-      Site s = new Site(file, function, label);
-      Builder b = new Builder(file, function, user, s);
-      body.accept(b);
-      return add(new FlowOps.Loop(s, c -> Long.MAX_VALUE, condition, b.build()));
+      Site s = userSite("loopWhile", label);
+      return add(new FlowOps.Loop(s, c -> Long.MAX_VALUE, condition, body(s, body)));
     }
 
     /** Runs for a length worked out when the code gets here, described as {@code what}. */

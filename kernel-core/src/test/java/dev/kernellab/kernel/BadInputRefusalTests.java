@@ -33,6 +33,8 @@ class BadInputRefusalTests {
     return KernelPath.path("test/bad.c", fn);
   }
 
+  private static final Site FOREVER = new Site("test/bad.c", "spin", "forever");
+
   private static KernelPath userProgram() {
     return KernelPath.userProgram("u").compute(MS).build();
   }
@@ -116,14 +118,14 @@ class BadInputRefusalTests {
 
   @Test
   void aLoopThatTakesNoTimeIsASoftLockupNotAHang() {
-    KernelPath zeroCost = k("spin").loop("forever", Long.MAX_VALUE, b -> b.compute(0)).build();
+    KernelPath zeroCost = k("spin").loop(FOREVER, Long.MAX_VALUE, b -> b.compute(0)).build();
     assertThatThrownBy(() -> runSyscall(zeroCost))
         .isInstanceOf(KernelBug.class)
         .hasMessageContaining("BUG: soft lockup")
         .hasMessageContaining("without simulated time advancing")
         .hasMessageContaining("test/bad.c:spin");
     // An empty body is legal (a short one is harmless) and is caught the same way when huge.
-    KernelPath empty = k("spin").loop("forever", Long.MAX_VALUE, b -> {}).build();
+    KernelPath empty = k("spin").loop(FOREVER, Long.MAX_VALUE, b -> {}).build();
     assertThatThrownBy(() -> runSyscall(empty))
         .isInstanceOf(KernelBug.class)
         .hasMessageContaining("BUG: soft lockup");

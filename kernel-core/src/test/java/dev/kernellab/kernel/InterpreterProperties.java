@@ -139,7 +139,7 @@ class InterpreterProperties {
         if (r == Region.LOOP) {
           int start = pos[0];
           List<java.util.function.Consumer<IfModel>> body = new ArrayList<>();
-          b.loop("loop" + start, 3,
+          b.loop(new Site("test/random.c", "random_path", "loop" + start), 3,
               x -> emit(x, tokens, pos, depth + 1, multiplier * 3, total, text, body));
           for (int i = 0; i < 3; i++) {
             steps.addAll(body);

@@ -16,6 +16,8 @@ class InterpreterScenarioMoreTests {
 
   private static final long MS = 1_000_000;
   private static final long US = 1_000;
+  private static final Site S = new Site("test/k.c", "K", "S");
+  private static final Site T = new Site("test/k.c", "K", "T");
 
   private static long latency(KernelPath k, long tIrq, KernelPatch... patches) {
     RtcProbeRig rig = new RtcProbeRig();
@@ -32,7 +34,7 @@ class InterpreterScenarioMoreTests {
     KernelPath k =
         KernelPath.path("test/k.c", "K")
             .spinLock(l)
-            .loop("S", 50, body -> body.compute(100 * US))
+            .loop(S, 50, body -> body.compute(100 * US))
             .spinUnlock(l)
             .build();
     Site s = new Site("test/k.c", "K", "S");
@@ -46,7 +48,7 @@ class InterpreterScenarioMoreTests {
   @Test
   void s4ACondReschedPointActsBetweenIterationsOnly() {
     KernelPath k =
-        KernelPath.path("test/k.c", "K").loop("S", 50, body -> body.compute(100 * US)).build();
+        KernelPath.path("test/k.c", "K").loop(S, 50, body -> body.compute(100 * US)).build();
     Site s = new Site("test/k.c", "K", "S");
     assertThat(latency(k, 1_050 * US)).isEqualTo(3_950 * US);
     assertThat(latency(k, 1_050 * US, CountZeroPreemption.patch())).isZero();
@@ -58,7 +60,7 @@ class InterpreterScenarioMoreTests {
   @Test
   void thePreemptionModelDecidesWhatAnExplicitReschedulePointDoes() {
     KernelPath k =
-        KernelPath.path("test/k.c", "K").loop("S", 50, body -> body.compute(100 * US)).build();
+        KernelPath.path("test/k.c", "K").loop(S, 50, body -> body.compute(100 * US)).build();
     Site s = new Site("test/k.c", "K", "S");
     KernelPatch deaf =
         new KernelPatch() {
@@ -97,7 +99,7 @@ class InterpreterScenarioMoreTests {
     KernelPath k =
         KernelPath.path("test/k.c", "K")
             .spinLock(l)
-            .loop("T", 30, body -> body.compute(100 * US))
+            .loop(T, 30, body -> body.compute(100 * US))
             .spinUnlock(l)
             .build();
     Site other = new Site("test/k.c", "K", "S");

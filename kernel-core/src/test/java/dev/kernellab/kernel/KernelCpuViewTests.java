@@ -23,6 +23,7 @@ class KernelCpuViewTests {
 
   private static final long MS = 1_000_000;
   private static final long US = 1_000;
+  private static final Site WALK = new Site("fs/test.c", "sys_walk", "walk");
 
   private record Args(int fd) {}
 
@@ -63,7 +64,7 @@ class KernelCpuViewTests {
     KernelPath body = KernelPath.path("fs/test.c", "sys_walk")
         .effect("in", c -> seen.add(view(c)))
         .spinLock(l)
-        .loop("walk", 3, x -> x.effect("iter", c -> seen.add(view(c))))
+        .loop(WALK, 3, x -> x.effect("iter", c -> seen.add(view(c))))
         .spinUnlock(l)
         .build();
     KernelPath user = KernelPath.userProgram("P")

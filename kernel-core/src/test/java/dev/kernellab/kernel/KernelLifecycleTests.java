@@ -24,6 +24,7 @@ class KernelLifecycleTests {
 
   private static final long MS = 1_000_000;
   private static final long US = 1_000;
+  private static final Site F_LOOP = new Site("fs/test.c", "f", "l");
 
   private static KernelBuilder machine(int cpus, Scheduler s) {
     return new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()).withCpus(cpus), 1)
@@ -244,7 +245,7 @@ class KernelLifecycleTests {
     };
     KernelPath g = KernelPath.path("fs/test.c", "g").compute(MS).build();
     KernelPath body = KernelPath.path("fs/test.c", "f").compute(MS).call(g)
-        .loop("l", 2, b -> b.compute(MS)).build();
+        .loop(F_LOOP, 2, b -> b.compute(MS)).build();
     machine(1, new SimpleRoundRobinScheduler()).tracer(t)
         .task(TaskSpec.user("A", KernelPath.userProgram("A").syscall(body).compute(MS).build()))
         .build().run(9 * MS);

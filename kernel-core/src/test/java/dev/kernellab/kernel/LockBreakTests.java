@@ -25,12 +25,15 @@ class LockBreakTests {
   private static final long MS = 1_000_000;
   private static final long US = 1_000;
   private static final long T_IRQ = 2_500_000;
+  private static final Site WALK = new Site("fs/test.c", "walk", "walk");
+  private static final Site WALK2 = new Site("fs/test.c", "walk2", "walk");
+  private static final Site ZAP = new Site("mm/memory.c", "zap_page_range", "zap");
 
   private static KernelPath walk(SpinLock l, java.util.function.Consumer<KernelPath.Builder> after,
       List<Long> end) {
     return KernelPath.path("fs/test.c", "walk")
         .spinLock(l)
-        .loop("walk", 10, body -> {
+        .loop(WALK, 10, body -> {
           body.compute(MS);
           after.accept(body);
         })
@@ -56,7 +59,7 @@ class LockBreakTests {
     List<String> starts = new ArrayList<>();
     KernelPath k = KernelPath.path("fs/test.c", "walk")
         .spinLock(l)
-        .loop("walk", 10, body -> body
+        .loop(WALK, 10, body -> body
             .effect("start", c -> starts.add(c.loopIndex() + "@" + c.now() / US + " held=" + l.isHeldExclusive()))
             .compute(MS)
             .condReschedLock(l, 50 * US))
@@ -92,7 +95,7 @@ class LockBreakTests {
     List<Long> zapEnd = new ArrayList<>();
     KernelPath zap = KernelPath.path("mm/memory.c", "zap_page_range")
         .spinLock(pt)
-        .loop("zap", 6, body -> body.compute(MS).condReschedLock("unlock(&page_table_lock); cond_resched()",
+        .loop(ZAP, 6, body -> body.compute(MS).condReschedLock("unlock(&page_table_lock); cond_resched()",
             List.of(pt), When.every(3), Then.COND_RESCHED, 100 * US))
         .spinUnlock(pt)
         .effect("end", c -> zapEnd.add(c.now()))
@@ -115,7 +118,7 @@ class LockBreakTests {
     List<Long> end = new ArrayList<>();
     KernelPath k = KernelPath.path("fs/test.c", "walk2")
         .spinLock(outer).spinLock(inner)
-        .loop("walk", 10, body -> body.compute(MS).condReschedLock("cond_resched_lock(&outer, &inner)",
+        .loop(WALK2, 10, body -> body.compute(MS).condReschedLock("cond_resched_lock(&outer, &inner)",
             List.of(outer, inner), When.needResched(), Then.SCHEDULE, 50 * US))
         .spinUnlock(inner).spinUnlock(outer)
         .effect("end", c -> end.add(c.now()))

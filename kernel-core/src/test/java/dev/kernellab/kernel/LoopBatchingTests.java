@@ -30,6 +30,8 @@ class LoopBatchingTests {
   private static final long US = 1_000;
   private static final long BODY = US;
   private static final long HANDLER = 7 * US;
+  private static final Site WALK = new Site("test/walk.c", "walk", "walk");
+  private static final Site EMPTY = new Site("test/walk.c", "empty", "empty");
 
   /** What one run saw. */
   private static final class Seen {
@@ -64,7 +66,7 @@ class LoopBatchingTests {
         .compute(HANDLER)
         .build();
     KernelPath k = KernelPath.path("test/walk.c", "walk")
-        .loop("walk", n, body -> body.compute(BODY))
+        .loop(WALK, n, body -> body.compute(BODY))
         .effect("end", c -> seen.loopEnd.add(c.now()))
         .build();
     KernelPath b = KernelPath.userProgram("B")
@@ -183,7 +185,7 @@ class LoopBatchingTests {
     List<Long> end = new ArrayList<>();
     KernelPath k = KernelPath.path("test/walk.c", "empty")
         .compute(US)
-        .loop("empty", 5, body -> body.compute(0))
+        .loop(EMPTY, 5, body -> body.compute(0))
         .effect("end", c -> end.add(c.now()))
         .build();
     KernelPath b = KernelPath.userProgram("B")

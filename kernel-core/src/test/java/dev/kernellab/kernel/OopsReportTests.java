@@ -23,12 +23,13 @@ import org.junit.jupiter.api.Test;
 class OopsReportTests {
 
   private static final long MS = 1_000_000;
+  private static final Site WALK = new Site("fs/test.c", "walk", "walk");
 
   private static KernelBug bug(int cpus, DebugChecks debug) {
     SpinLock l = SpinLock.spin("L");
     KernelPath walk = KernelPath.path("fs/test.c", "walk")
         .spinLock(l)
-        .loop("walk", 5, b -> b.compute(MS).effect("touch", c -> {}))
+        .loop(WALK, 5, b -> b.compute(MS).effect("touch", c -> {}))
         .spinUnlock(l)
         .build();
     KernelPath handler = KernelPath.path("drivers/char/rtc.c", "rtc_interrupt").schedule().build();

@@ -20,6 +20,9 @@ class PathListingTests {
   private static final SpinLock A = SpinLock.spin("A");
   private static final SpinLock B = SpinLock.spin("B");
   private static final SpinLock RW = SpinLock.readerWriter("RW");
+  private static final Site WALK = new Site("fs/test.c", "flow", "walk");
+  private static final Site INNER = new Site("fs/test.c", "flow", "inner");
+  private static final Site DYN = new Site("fs/test.c", "flow", "dyn");
 
   private static KernelPath target(String fn) {
     return KernelPath.path("fs/test.c", fn).build();
@@ -121,9 +124,8 @@ class PathListingTests {
         .call(target("callee"))
         .callIf("ready", c -> true, target("yes"))
         .callIfElse("ready", c -> true, target("yes"), target("no"))
-        .loop("walk", 3, b -> b.compute(1).loop("inner", 2, x -> x.effect("inner effect", c -> {})))
-        .loop("dyn", c -> 2, b -> b.compute(1))
-        .loopWhile("until", c -> false, b -> b.compute(1))
+        .loop(WALK, 3, b -> b.compute(1).loop(INNER, 2, x -> x.effect("inner effect", c -> {})))
+        .loop(DYN, c -> 2, b -> b.compute(1))
         .effect("outb(0x70)", c -> {})
         .args(c -> "x")
         .diskIo(Distribution.fixed(0), Distribution.fixed(8), true)
@@ -144,34 +146,41 @@ class PathListingTests {
         "        inner effect",
         "loop fs/test.c:flow#dyn x (worked out on entry)",
         "    compute(1 ns)",
-        "loop fs/test.c:flow#until x (worked out on entry)",
-        "    compute(1 ns)",
         "outb(0x70)",
         "(arguments)",
         "write Fixed[value=8] sectors: submit_bh(); wait_on_buffer()",
         "read some sectors: submit_bh(); wait_on_buffer()",
         "page fault: do_page_fault()",
         "break_spin_lock(&L)");
-    assertThat(p.sites()).containsExactly(
-        new Site("fs/test.c", "flow", "walk"), new Site("fs/test.c", "flow", "inner"),
-        new Site("fs/test.c", "flow", "dyn"), new Site("fs/test.c", "flow", "until"));
+    assertThat(p.sites()).containsExactly(WALK, INNER, DYN);
     assertThat(p.location()).isEqualTo("fs/test.c:flow");
     assertThat(p).hasToString("fs/test.c:flow");
     assertThat(p.site()).isNull();
     assertThat(p.isUser()).isFalse();
   }
 
-  /** A user program: system calls (with or without arguments) and faults; no kernel-only ops. */
+  /**
+   * A user program: system calls (with or without arguments), faults, and loops labelled by
+   * string, at sites of the program; no kernel-only ops.
+   */
   @Test
-  void aUserProgramListsItsSystemCallsAndFaults() {
+  void aUserProgramListsItsSystemCallsFaultsAndLabelledLoops() {
     KernelPath p = KernelPath.userProgram("cat")
         .compute(10)
         .syscall(target("sys_read"))
         .syscall(target("sys_write"), c -> "args")
         .pageFault(target("do_page_fault"))
+        .loop("main", 2, b -> b.compute(1))
+        .loopWhile("until", c -> false, b -> b.compute(1))
         .build();
     assertThat(p.listing()).containsExactly(
-        "compute(10 ns)", "syscall sys_read()", "syscall sys_write()", "page fault: do_page_fault()");
+        "compute(10 ns)", "syscall sys_read()", "syscall sys_write()", "page fault: do_page_fault()",
+        "loop user:cat:cat#main x Fixed[value=2]",
+        "    compute(1 ns)",
+        "loop user:cat:cat#until x (worked out on entry)",
+        "    compute(1 ns)");
+    assertThat(p.sites()).containsExactly(
+        new Site("user:cat", "cat", "main"), new Site("user:cat", "cat", "until"));
     assertThat(p.isUser()).isTrue();
     assertThat(p.file()).isEqualTo("user:cat");
     assertThat(p.function()).isEqualTo("cat");
@@ -199,6 +208,11 @@ class PathListingTests {
     assertThatIllegalArgumentException().isThrownBy(() -> k.callIfElse("x", c -> true, kernel, user));
     assertThatIllegalArgumentException().isThrownBy(() -> k.pageFault(user))
         .withMessage("a fault handler must be a kernel path");
+    assertThatIllegalStateException().isThrownBy(() -> k.loop("x", 1, b -> {}))
+        .withMessage("loop(\"x\", ...) in kernel path fs/test.c:k2: a kernel loop is at a Site"
+            + " constant of its function; labels are for user programs");
+    assertThatIllegalStateException().isThrownBy(() -> k.loopWhile("x", c -> true, b -> {}))
+        .withMessageStartingWith("loopWhile(\"x\", ...) in kernel path fs/test.c:k2");
     assertThatIllegalArgumentException()
         .isThrownBy(() -> k.loop(new Site("fs/other.c", "k2", "x"), 1, b -> {}))
         .withMessage("site fs/other.c:k2#x is not in fs/test.c:k2");

@@ -101,10 +101,11 @@ class PrimitivesTests {
   @Test
   void pathsListTheirOperationsLikeTheCFunction() {
     SpinLock l = SpinLock.spin("dcache_lock");
+    Site pruneDcache = new Site("fs/dcache.c", "prune_dcache", "prune_dcache");
     KernelPath p =
         KernelPath.path("fs/dcache.c", "prune_dcache")
             .spinLock(l)
-            .loop("prune_dcache", Distribution.uniform(0, 400), b -> b.compute(1_800))
+            .loop(pruneDcache, Distribution.uniform(0, 400), b -> b.compute(1_800))
             .spinUnlock(l)
             .build();
     assertThat(p.listing())
@@ -113,7 +114,7 @@ class PrimitivesTests {
             "loop fs/dcache.c:prune_dcache x Uniform[min=0, max=400]",
             "    compute(1800 ns)",
             "spin_unlock(&dcache_lock)");
-    assertThat(p.sites()).containsExactly(new Site("fs/dcache.c", "prune_dcache", "prune_dcache"));
+    assertThat(p.sites()).containsExactly(pruneDcache);
   }
 
   @Test

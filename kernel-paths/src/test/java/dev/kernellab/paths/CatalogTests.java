@@ -3,8 +3,27 @@ package dev.kernellab.paths;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.kernel.Site;
+import dev.kernellab.paths.drivers.Block;
+import dev.kernellab.paths.drivers.Console;
+import dev.kernellab.paths.drivers.Rtc;
+import dev.kernellab.paths.fs.Buffer;
+import dev.kernellab.paths.fs.Dcache;
+import dev.kernellab.paths.fs.Inode;
+import dev.kernellab.paths.fs.Pipe;
+import dev.kernellab.paths.fs.Proc;
+import dev.kernellab.paths.fs.Super;
+import dev.kernellab.paths.fs.Syscalls;
+import dev.kernellab.paths.kernel.Exit;
+import dev.kernellab.paths.kernel.Fork;
+import dev.kernellab.paths.kernel.Timer;
 import dev.kernellab.paths.mm.Filemap;
+import dev.kernellab.paths.mm.Memory;
+import dev.kernellab.paths.mm.Swapfile;
+import dev.kernellab.paths.mm.Vmscan;
+import dev.kernellab.paths.net.Net;
 import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,14 +59,39 @@ class CatalogTests {
     assertThat(sites).containsAll(Kernel24Paths.VANILLA_RESCHED_SITES);
   }
 
+  /**
+   * Each loop of the catalog is at a Site constant of a class modelling its file, and the
+   * constants are distinct: a site key (traces, the lab's output, the low-latency site table) is
+   * spelled in one place.
+   */
+  @Test
+  void everyLoopIsAtASiteConstantDeclaredOnce() throws IllegalAccessException {
+    List<Site> constants = new ArrayList<>();
+    for (Class<?> c : List.of(
+        Block.class, Console.class, Rtc.class, Buffer.class, Dcache.class, Inode.class, Pipe.class,
+        Proc.class, Super.class, Syscalls.class, Exit.class, Fork.class, Timer.class, Filemap.class,
+        Memory.class, Swapfile.class, Vmscan.class, Net.class)) {
+      for (Field f : c.getDeclaredFields()) {
+        if (f.getType() == Site.class && Modifier.isStatic(f.getModifiers())) {
+          constants.add((Site) f.get(null));
+        }
+      }
+    }
+    assertThat(constants).doesNotHaveDuplicates();
+    for (Site s : Kernel24Paths.allSites()) {
+      assertThat(constants).as("a constant for %s", s).contains(s);
+      assertThat(constants.get(constants.indexOf(s))).as("the loop's own site object").isSameAs(s);
+    }
+  }
+
   @Test
   void everyConfigurationsSitesAreDeclaredSoAPatchMayHookCodeThisOneLeavesOut() {
     // The VGA default runs no fbcon code, so its catalog has no putcs loop; the framebuffer
     // configuration does, and a patch hunk there (low-latency's fbcon_cfb16_putcs) must name a
     // site the builder knows in either configuration.
     Kernel24Paths fb = new Kernel24Paths(PathParams.defaults().withFramebufferConsole());
-    assertThat(catalog.sites()).doesNotContain(dev.kernellab.paths.drivers.Console.PUTCS);
-    assertThat(fb.sites()).contains(dev.kernellab.paths.drivers.Console.PUTCS);
+    assertThat(catalog.sites()).doesNotContain(Console.PUTCS);
+    assertThat(fb.sites()).contains(Console.PUTCS);
     assertThat(Kernel24Paths.allSites()).doesNotHaveDuplicates()
         .containsAll(catalog.sites()).containsAll(fb.sites());
     assertThat(Kernel24Paths.allSites()).hasSize(

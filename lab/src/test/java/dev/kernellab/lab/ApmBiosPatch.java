@@ -5,6 +5,7 @@ import dev.kernellab.kernel.KernelPatch;
 import dev.kernellab.kernel.KernelPatchProvider;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.LatencyCause;
+import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.TaskSpec;
 
 /**
@@ -13,6 +14,9 @@ import dev.kernellab.kernel.TaskSpec;
  * machine's), with interrupts on, and declares that call a cause of latency of its own type.
  */
 public final class ApmBiosPatch implements KernelPatch {
+
+  /** kapmd's event loop. */
+  static final Site EVENTS = new Site("arch/i386/kernel/apm.c", "apm_mainloop", "events");
 
   /** The cause the patch adds: a BIOS call, by its APM function. */
   public record BiosCall(String function) implements LatencyCause {
@@ -32,7 +36,7 @@ public final class ApmBiosPatch implements KernelPatch {
     KernelPath call = KernelPath.path("arch/i386/kernel/apm.c", "apm_bios_call")
         .cause(new BiosCall("APM_GET_EVENT")).compute(5_000_000).build();
     kernel.task(TaskSpec.kernelThread("kapmd", KernelPath.path("arch/i386/kernel/apm.c", "apm_mainloop")
-        .loop("events", Long.MAX_VALUE, l -> l.sleepFor(50_000_000).call(call)).build()));
+        .loop(EVENTS, Long.MAX_VALUE, l -> l.sleepFor(50_000_000).call(call)).build()));
   }
 
   /** Registers the patch under its name. */

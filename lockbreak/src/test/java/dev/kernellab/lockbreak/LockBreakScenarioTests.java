@@ -33,7 +33,7 @@ class LockBreakScenarioTests {
   private static KernelPath walk(Site site, SpinLock lock, long n, long iterNs, long[] visited) {
     return KernelPath.path(site.file(), site.function())
         .spinLock(lock)
-        .loop(site.label(), n, body -> body.compute(iterNs).effect("visit", c -> visited[0]++))
+        .loop(site, n, body -> body.compute(iterNs).effect("visit", c -> visited[0]++))
         .spinUnlock(lock)
         .build();
   }

@@ -31,7 +31,7 @@ final class SiteRig {
     for (CatalogLock l : locks) {
       b.spinLock(catalog.locks().get(l));
     }
-    b.loop(site.label(), n, body -> body.compute(iterNs).effect("visit", c -> visited++));
+    b.loop(site, n, body -> body.compute(iterNs).effect("visit", c -> visited++));
     for (int i = locks.size() - 1; i >= 0; i--) {
       b.spinUnlock(catalog.locks().get(locks.get(i)));
     }

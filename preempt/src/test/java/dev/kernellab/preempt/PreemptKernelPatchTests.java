@@ -10,6 +10,7 @@ import dev.kernellab.kernel.KernelPatchProvider;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.RtcProbeRig;
 import dev.kernellab.kernel.SimpleRoundRobinScheduler;
+import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.kernel.TaskState;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
 class PreemptKernelPatchTests {
 
   private static final long MS = 1_000_000;
+  private static final Site SHORT = new Site("test/k.c", "K", "short");
 
   private static long latency(KernelPath k, long tIrq, boolean patched) {
     RtcProbeRig rig = new RtcProbeRig();
@@ -235,7 +237,7 @@ class PreemptKernelPatchTests {
   void preemptStatsKeepsTheLongestPreemptOffIntervalsWithTheirPaths() {
     SpinLock l = SpinLock.spin("L");
     KernelPath k =
-        k().loop("short", 30, b -> b.spinLock(l).compute(100_000).spinUnlock(l))
+        k().loop(SHORT, 30, b -> b.spinLock(l).compute(100_000).spinUnlock(l))
             .spinLock(l).compute(3 * MS).spinUnlock(l)
             .build();
     RtcProbeRig rig = new RtcProbeRig();

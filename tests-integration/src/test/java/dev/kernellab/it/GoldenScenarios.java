@@ -60,6 +60,7 @@ final class GoldenScenarios {
   }
 
   static final Site S = new Site(FILE, "K", "S");
+  static final Site T = new Site(FILE, "K", "T");
 
   private static KernelPath.Builder k() {
     return KernelPath.path(FILE, "K");
@@ -83,11 +84,11 @@ final class GoldenScenarios {
             MS, ms(7, 4, 7, 4), Hook.NONE, null),
         new Scenario(
             "S3",
-            k().spinLock(l3).loop("S", 50, b -> b.compute(100 * US)).spinUnlock(l3).build(),
+            k().spinLock(l3).loop(S, 50, b -> b.compute(100 * US)).spinUnlock(l3).build(),
             1_050 * US, ms(3.95, 3.95, 0.05, 0.05), Hook.LOCK_BREAK, l3),
         new Scenario(
             "S4",
-            k().loop("S", 50, b -> b.compute(100 * US)).build(),
+            k().loop(S, 50, b -> b.compute(100 * US)).build(),
             1_050 * US, ms(3.95, 0, 0.05, 0), Hook.COND_RESCHED, null),
         new Scenario(
             "S5",
@@ -101,7 +102,7 @@ final class GoldenScenarios {
             MS, ms(4, 2, 4, 2), Hook.NONE, null),
         new Scenario(
             "S8",
-            k().spinLock(l8).loop("T", 30, b -> b.compute(100 * US)).spinUnlock(l8).build(),
+            k().spinLock(l8).loop(T, 30, b -> b.compute(100 * US)).spinUnlock(l8).build(),
             MS / 2, ms(2.5, 2.5, 2.5, 2.5), Hook.LOCK_BREAK, l8));
   }
 

@@ -2,6 +2,7 @@ package dev.kernellab.workloads;
 
 import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.paths.fs.FileIo;
@@ -34,6 +35,13 @@ final class LoopbackNfs {
   static final long RSIZE = 8_192;
   /** XDR encoding and the RPC header on either side: assumption, 15 us. */
   static final long RPC_MARSHAL_NS = 15_000;
+
+  /** nfsd's main loop: svc_recv() a request, then serve it. */
+  static final Site SVC_RECV = new Site("fs/nfsd/nfssvc.c", "nfsd", "svc_recv");
+  /** A client read's loop of rsize RPCs. */
+  static final Site READ_RPC = new Site("fs/nfs/file.c", "nfs_file_read", "rpc");
+  /** A client write's loop of wsize RPCs. */
+  static final Site WRITE_RPC = new Site("fs/nfs/file.c", "nfs_file_write", "rpc");
 
   private final Kernel24Paths paths;
   private final Net.Connection requests;
@@ -90,7 +98,7 @@ final class LoopbackNfs {
     }
     KernelPath dispatch = serve.build();
     return KernelPath.path("fs/nfsd/nfssvc.c", "nfsd")
-        .loop("svc_recv", Long.MAX_VALUE, l -> l
+        .loop(SVC_RECV, Long.MAX_VALUE, l -> l
             .call(requests.recv)
             .compute(RPC_MARSHAL_NS)
             .effect("svc_process(): the caller of the oldest request", c -> serving[0] = take())
@@ -128,7 +136,7 @@ final class LoopbackNfs {
             .call(replies.get(caller).recv)
             .build();
     return KernelPath.path("fs/nfs/file.c", write ? "nfs_file_write" : "nfs_file_read")
-        .loop("rpc", c -> {
+        .loop(write ? WRITE_RPC : READ_RPC, c -> {
           FileIo io = c.syscallArgs(FileIo.class);
           if (io == null || io.bytes() == 0) {
             return 0;

@@ -24,12 +24,9 @@ public final class Event {
   private final EventHandler handler;
 
   // Owned by EventQueue (see its implementation overview). seq is the arming sequence number
-  // while armed and -1 otherwise, so one comparison tells a live bottom-heap entry from a stale
-  // one. node is the queue's list node holding the event while it waits in the top or a rung,
-  // and 0 while it is in the bottom heap or unarmed.
+  // while armed and -1 otherwise, so one comparison tells a live heap entry from a stale one.
   long time;
   long seq = -1;
-  int node;
 
   /**
    * Creates an unarmed event.

@@ -10,22 +10,27 @@ import static org.quicktheories.generators.SourceDSL.longs;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.TreeSet;
+import java.util.PriorityQueue;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.api.Pair;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /**
- * The event queue against an obviously correct model: a list sorted by (time, arming order).
- * The long run on many events, which takes the queue through its ladder, is {@link
- * EventQueueLadderProperties}.
+ * The event queue against an obviously correct model: {@link PriorityQueue} ordered by (time,
+ * arming order). Random lists of actions on a few events try every interleaving of arm, cancel,
+ * re-arm and poll on one event; longer lists on more events pile up stale entries until adds
+ * purge them. The stale entries' bound (128, or twice the most events armed so far) is checked
+ * after every action.
  */
 class EventQueueProperties {
 
-  static final long SEED = 0x5eed_2002L;
+  private static final long SEED = 0x5eed_2002L;
 
   private static final long TWELVE_HOURS_NS = 12L * 3600 * 1_000_000_000;
+
+  /** Entries at which an add first purges the stale ones. */
+  private static final int PURGE_MIN = 128;
 
   /** One step of a scenario. Every action is valid in every state: it checks what it can. */
   sealed interface Action {}
@@ -50,9 +55,9 @@ class EventQueueProperties {
 
   /**
    * Ties, clusters a few ns wide at scattered bases, spreads up to twelve hours, powers of two
-   * (clusters nested at every scale, which split into rung after rung), extremes.
+   * (clusters nested at every scale), extremes.
    */
-  static Gen<Long> times() {
+  private static Gen<Long> times() {
     Gen<Long> base =
         Generate.pick(List.of(0L, 1_000L, 1_000_000L, 3_600_000_000_000L, TWELVE_HOURS_NS));
     return Generate.frequency(
@@ -71,7 +76,7 @@ class EventQueueProperties {
         Pair.of(1, longs().between(0, 1_000_000_000)));
   }
 
-  static Gen<Action> actions(int pool) {
+  private static Gen<Action> actions(int pool) {
     Gen<Integer> event = integers().between(0, pool - 1);
     return Generate.frequency(
         Pair.of(10, event.zip(times(), (k, t) -> (Action) new Add(k, t))),
@@ -84,26 +89,39 @@ class EventQueueProperties {
 
   /** Few events: every interleaving of arm, cancel, re-arm and poll on the same event. */
   @Test
-  void behavesLikeASortedSetUnderAnySequenceOfActionsOnFewEvents() {
+  void behavesLikeAPriorityQueueUnderAnySequenceOfActionsOnFewEvents() {
     qt().withFixedSeed(SEED)
         .withExamples(1_000)
         .forAll(lists().of(actions(6)).ofSizeBetween(0, 120))
         .checkAssert(actions -> runAgainstModel(6, actions));
   }
 
+  /**
+   * More events and longer lists: cancels and re-arms leave enough stale entries for adds to
+   * purge them, in some lists many times over.
+   */
+  @Test
+  void behavesLikeAPriorityQueueWhileStaleEntriesArePurged() {
+    qt().withFixedSeed(SEED)
+        .withExamples(100)
+        .forAll(lists().of(actions(40)).ofSizeBetween(0, 800))
+        .checkAssert(actions -> runAgainstModel(40, actions));
+  }
+
   private record Entry(long time, long seq, int event) {}
 
-  static void runAgainstModel(int pool, List<Action> actions) {
+  private static void runAgainstModel(int pool, List<Action> actions) {
     EventQueue q = new EventQueue(1);
     Event[] events = new Event[pool];
     for (int k = 0; k < pool; k++) {
       events[k] = new Event(Integer.toString(k), now -> { });
     }
-    TreeSet<Entry> model =
-        new TreeSet<>(Comparator.comparingLong(Entry::time).thenComparingLong(Entry::seq));
+    PriorityQueue<Entry> model =
+        new PriorityQueue<>(Comparator.comparingLong(Entry::time).thenComparingLong(Entry::seq));
     Entry[] armed = new Entry[pool];
     long seq = 0;
     int step = 0;
+    int mostArmed = 0;
     for (Action action : actions) {
       int touched = -1; // the event the action armed, cancelled or polled
       if (action instanceof Add a) {
@@ -128,7 +146,7 @@ class EventQueueProperties {
         if (model.isEmpty()) {
           assertThatThrownBy(q::poll).isInstanceOf(IllegalStateException.class);
         } else {
-          Entry first = model.pollFirst();
+          Entry first = model.poll();
           armed[first.event()] = null;
           touched = first.event();
           assertThat(q.poll()).as("%s", action).isSameAs(events[first.event()]);
@@ -137,11 +155,11 @@ class EventQueueProperties {
         if (model.isEmpty()) {
           assertThatThrownBy(q::peekTime).isInstanceOf(IllegalStateException.class);
         } else {
-          assertThat(q.peekTime()).as("%s", action).isEqualTo(model.first().time());
+          assertThat(q.peekTime()).as("%s", action).isEqualTo(model.peek().time());
         }
       } else if (action instanceof Hold h) {
         if (!model.isEmpty()) {
-          Entry first = model.pollFirst();
+          Entry first = model.poll();
           touched = first.event();
           assertThat(q.peekTime()).as("%s", action).isEqualTo(first.time());
           Event e = q.poll();
@@ -168,6 +186,11 @@ class EventQueueProperties {
         assertThat(q.size()).as("size after %s", action).isEqualTo(model.size());
         assertThat(q.isEmpty()).as("isEmpty after %s", action).isEqualTo(model.isEmpty());
       }
+      mostArmed = Math.max(mostArmed, model.size());
+      int bound = Math.max(PURGE_MIN, 2 * mostArmed);
+      if (q.entries() > bound) {
+        assertThat(q.entries()).as("entries after %s", action).isLessThanOrEqualTo(bound);
+      }
       // The event the action touched after every action; every event after every action on a
       // small pool, and after every 16th on a large one (a sweep of 400 events after each of
       // 2,000 actions was four fifths of this test's time). A wrong state left on an event the
@@ -186,7 +209,7 @@ class EventQueueProperties {
     }
     // As many polls as the model holds: a queue that miscounts fails here, not in a loop.
     for (int n = model.size(); n > 0; n--) {
-      assertThat(q.poll()).isSameAs(events[model.pollFirst().event()]);
+      assertThat(q.poll()).isSameAs(events[model.poll().event()]);
     }
     assertThat(q.isEmpty()).isTrue();
   }

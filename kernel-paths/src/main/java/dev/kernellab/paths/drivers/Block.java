@@ -65,10 +65,10 @@ public final class Block {
   @Models(file = "drivers/block/elevator.c", function = "elevator_linus_merge", version = "2.4.17")
   public KernelPath llRwBlock(Distribution buffers, Distribution lba, Distribution sectors, boolean write) {
     return KernelPath.path("drivers/block/ll_rw_blk.c", "ll_rw_block")
-        .loop(SUBMIT_BH.label(), buffers, bh -> bh
+        .loop(SUBMIT_BH, buffers, bh -> bh
             .spinLockIrq(locks.ioRequestLock)
             .compute(MAKE_REQUEST_NS)
-            .loop(ELEVATOR_SCAN.label(), QUEUE_DEPTH, rq -> rq.compute(ELEVATOR_ENTRY_NS))
+            .loop(ELEVATOR_SCAN, QUEUE_DEPTH, rq -> rq.compute(ELEVATOR_ENTRY_NS))
             .spinUnlockIrq(locks.ioRequestLock))
         .diskIo(lba, sectors, write)
         .build();

@@ -53,11 +53,16 @@ public final class Console {
    * which only matters for a printk nested inside a draw, is not modelled.
    */
 
-  /** call_console_drivers' loop over the lines of a message (no patch touches it). */
+  /**
+   * call_console_drivers' loop over the lines of a message, each drawn by vt_console_print (no
+   * patch touches it).
+   */
   public static final Site CALL_CONSOLE_DRIVERS =
-      new Site("kernel/printk.c", "release_console_sem", "call_console_drivers");
+      new Site("drivers/char/console.c", "vt_console_print", "call_console_drivers");
   /** fbcon_cfb16_putcs' loop over the characters of a line. */
   public static final Site PUTCS = new Site("drivers/video/fbcon-cfb16.c", "fbcon_cfb16_putcs", "putcs");
+  /** do_con_write's loop over the lines of a tty write, console_sem held. */
+  public static final Site LINES = new Site("drivers/char/console.c", "do_con_write", "lines");
 
   /** vsnprintf and the log buffer copy: assumption, 2 us. */
   public static final long PRINTK_FORMAT_NS = 2_000;
@@ -105,7 +110,7 @@ public final class Console {
         KernelPath.path("kernel/printk.c", "release_console_sem")
             .call(claim)
             .call(KernelPath.path("drivers/char/console.c", "vt_console_print")
-                .loop(CALL_CONSOLE_DRIVERS.label(), PRINTK_LINES, line -> line.compute(drawNs))
+                .loop(CALL_CONSOLE_DRIVERS, PRINTK_LINES, line -> line.compute(drawNs))
                 .build())
             .call(claim) // con_start == log_end: nothing left
             .up(consoleSem)
@@ -122,7 +127,7 @@ public final class Console {
     KernelPath.Builder line = KernelPath.path("drivers/char/console.c", "do_con_write: line");
     if (fb) {
       line.call(KernelPath.path("drivers/video/fbcon-cfb16.c", "fbcon_cfb16_putcs")
-              .loop(PUTCS.label(), FB_COLUMNS, ch -> ch.compute(FB_LINE_NS / FB_COLUMNS))
+              .loop(PUTCS, FB_COLUMNS, ch -> ch.compute(FB_LINE_NS / FB_COLUMNS))
               .build())
           .compute(FB_SCROLL_NS);
     } else {
@@ -132,7 +137,7 @@ public final class Console {
     ttyWrite =
         KernelPath.path("drivers/char/console.c", "do_con_write")
             .down(consoleSem) // acquire_console_sem()
-            .loop("lines", TTY_LINES, each -> each.call(lineOfText))
+            .loop(LINES, TTY_LINES, each -> each.call(lineOfText))
             .condResched() // console_conditional_schedule(), kernel/printk.c 2.4.17
             .up(consoleSem) // release_console_sem()
             .build();

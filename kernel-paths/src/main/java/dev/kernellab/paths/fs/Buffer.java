@@ -56,8 +56,12 @@ public final class Buffer {
   public static final Site INVALIDATE_BDEV = new Site("fs/buffer.c", "invalidate_bdev", "invalidate_bdev");
   /** sync_buffers' loop of batches. */
   public static final Site SYNC_BUFFERS = new Site("fs/buffer.c", "sync_buffers", "sync_buffers");
+  /** bdflush's main loop: sleep until woken, then write batches. */
+  public static final Site BDFLUSH = new Site("fs/buffer.c", "bdflush", "bdflush");
   /** bdflush's loop of write_some_buffers batches. */
   public static final Site BDFLUSH_BATCH = new Site("fs/buffer.c", "bdflush", "write_some_buffers_batch");
+  /** kupdate's main loop: sleep an interval, then write the old buffers. */
+  public static final Site KUPDATE = new Site("fs/buffer.c", "kupdate", "kupdate");
   /** kupdate's loop of write_some_buffers batches (sync_old_buffers). */
   public static final Site KUPDATE_BATCH = new Site("fs/buffer.c", "kupdate", "sync_old_buffers");
 
@@ -118,7 +122,7 @@ public final class Buffer {
     writeSomeBuffers =
         KernelPath.path("fs/buffer.c", "write_some_buffers")
             .spinLock(l.lruListLock)
-            .loop(WRITE_SOME_BUFFERS.label(), params.dirtyListSkipped(), bh -> bh.compute(LIST_VISIT_NS))
+            .loop(WRITE_SOME_BUFFERS, params.dirtyListSkipped(), bh -> bh.compute(LIST_VISIT_NS))
             .compute(NRSYNC * COLLECT_BH_NS)
             .spinUnlock(l.lruListLock)
             .callIfElse("cached pages dirty", c -> cache.dirtyPages() > 0, cacheIo, io)
@@ -133,42 +137,42 @@ public final class Buffer {
             .build();
     bdflush =
         KernelPath.path("fs/buffer.c", "bdflush")
-            .loop("bdflush", Long.MAX_VALUE, b -> b
+            .loop(BDFLUSH, Long.MAX_VALUE, b -> b
                 .sleepOn(bdflushWait)
-                .loop(BDFLUSH_BATCH.label(), c -> cache.dirtyPages() > 0
+                .loop(BDFLUSH_BATCH, c -> cache.dirtyPages() > 0
                         ? batches(cache.dirtyPages() - cache.capacityPages() * (long) PageCache.NFRACT / 100)
                         : c.sample(BDFLUSH_BATCHES),
                     batch -> batch.call(writeSomeBuffers)))
             .build();
     kupdate =
         KernelPath.path("fs/buffer.c", "kupdate")
-            .loop("kupdate", Long.MAX_VALUE, b -> b
+            .loop(KUPDATE, Long.MAX_VALUE, b -> b
                 .sleepFor(KUPDATE_INTERVAL_NS)
                 .spinLock(l.kernelFlag)
                 .compute(SYNC_SUPERS_NS)
                 .spinUnlock(l.kernelFlag)
-                .loop(KUPDATE_BATCH.label(), c -> cache.dirtyPages() > 0
+                .loop(KUPDATE_BATCH, c -> cache.dirtyPages() > 0
                         ? batches(cache.dirtyOlderThan(c.now() - PageCache.AGE_BUFFER_NS))
                         : c.sample(KUPDATE_BATCHES),
                     batch -> batch.call(writeSomeBuffers)))
             .build();
     sysSync =
         KernelPath.path("fs/buffer.c", "sync_buffers")
-            .loop(SYNC_BUFFERS.label(), c -> cache.dirtyPages() > 0
+            .loop(SYNC_BUFFERS, c -> cache.dirtyPages() > 0
                     ? batches(cache.dirtyPages()) : c.sample(SYNC_BATCHES),
                 batch -> batch.call(writeSomeBuffers))
             .build();
     sysFsync =
         KernelPath.path("fs/buffer.c", "fsync_buffers_list")
             .spinLock(l.lruListLock)
-            .loop(FSYNC_BUFFERS_LIST.label(), params.truncatePages(), bh -> bh.compute(COLLECT_BH_NS))
+            .loop(FSYNC_BUFFERS_LIST, params.truncatePages(), bh -> bh.compute(COLLECT_BH_NS))
             .spinUnlock(l.lruListLock)
             .call(io)
             .build();
     invalidateBdev =
         KernelPath.path("fs/buffer.c", "invalidate_bdev")
             .spinLock(l.lruListLock)
-            .loop(INVALIDATE_BDEV.label(), params.deviceBuffers(), bh -> bh.compute(COLLECT_BH_NS))
+            .loop(INVALIDATE_BDEV, params.deviceBuffers(), bh -> bh.compute(COLLECT_BH_NS))
             .spinUnlock(l.lruListLock)
             .build();
   }

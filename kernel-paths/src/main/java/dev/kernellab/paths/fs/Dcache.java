@@ -59,7 +59,7 @@ public final class Dcache {
         KernelPath.path("fs/dcache.c", "shrink_dcache_parent")
             .call(KernelPath.path("fs/dcache.c", "select_parent")
                 .spinLock(l.dcacheLock)
-                .loop(SELECT_PARENT.label(), params.pruneDentries(), d -> d.compute(LIST_VISIT_NS))
+                .loop(SELECT_PARENT, params.pruneDentries(), d -> d.compute(LIST_VISIT_NS))
                 .spinUnlock(l.dcacheLock)
                 .build())
             .call(prune(l, params.pruneDentries()))
@@ -70,7 +70,7 @@ public final class Dcache {
   private static KernelPath prune(Locks l, Distribution count) {
     return KernelPath.path("fs/dcache.c", "prune_dcache")
         .spinLock(l.dcacheLock)
-        .loop(PRUNE_DCACHE.label(), count, d -> d
+        .loop(PRUNE_DCACHE, count, d -> d
             .compute(PRUNE_LOCKED_NS)
             .spinUnlock(l.dcacheLock)
             .compute(DENTRY_IPUT_NS)

@@ -58,12 +58,12 @@ public final class Inode {
     Distribution freed = params.pruneInodes();
     KernelPath dispose =
         KernelPath.path("fs/inode.c", "dispose_list")
-            .loop(DISPOSE_LIST.label(), freed, i -> i.compute(DISPOSE_NS))
+            .loop(DISPOSE_LIST, freed, i -> i.compute(DISPOSE_NS))
             .build();
     pruneIcache =
         KernelPath.path("fs/inode.c", "prune_icache")
             .spinLock(l.inodeLock)
-            .loop(PRUNE_ICACHE.label(), freed, i -> i.compute(WALKED_PER_FREED * LIST_VISIT_NS))
+            .loop(PRUNE_ICACHE, freed, i -> i.compute(WALKED_PER_FREED * LIST_VISIT_NS))
             .spinUnlock(l.inodeLock)
             .call(dispose)
             .build();
@@ -71,7 +71,7 @@ public final class Inode {
         KernelPath.path("fs/inode.c", "invalidate_inodes")
             .spinLock(l.inodeLock)
             .call(KernelPath.path("fs/inode.c", "invalidate_list")
-                .loop(INVALIDATE_LIST.label(), params.pruneDentries(), i -> i.compute(LIST_VISIT_NS))
+                .loop(INVALIDATE_LIST, params.pruneDentries(), i -> i.compute(LIST_VISIT_NS))
                 .build())
             .spinUnlock(l.inodeLock)
             .call(dispose)

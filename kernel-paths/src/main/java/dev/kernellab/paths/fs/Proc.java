@@ -47,7 +47,7 @@ public final class Proc {
     this.params = params;
     statm =
         KernelPath.path("fs/proc/array.c", "proc_pid_statm")
-            .loop(STATM_PTE_RANGE.label(), params.processPages(), p -> p.compute(PTE_TEST_NS))
+            .loop(STATM_PTE_RANGE, params.processPages(), p -> p.compute(PTE_TEST_NS))
             .build();
     meminfo =
         KernelPath.path("fs/proc/proc_misc.c", "meminfo_read_proc")

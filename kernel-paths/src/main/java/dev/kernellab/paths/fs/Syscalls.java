@@ -34,6 +34,8 @@ public final class Syscalls {
   public static final Site PATH_WALK = new Site("fs/namei.c", "link_path_walk", "link_path_walk");
   /** do_select's poll of each descriptor. */
   public static final Site DO_SELECT = new Site("fs/select.c", "do_select", "do_select");
+  /** do_select's second poll of each descriptor, after the timeout. */
+  public static final Site DO_SELECT_AGAIN = new Site("fs/select.c", "do_select", "do_select_again");
 
   /** fget + a cached copy of up to 1 KiB: assumption, 2.5 us. */
   public static final long SMALL_READ_NS = 2_500;
@@ -68,7 +70,7 @@ public final class Syscalls {
     open =
         KernelPath.path("fs/open.c", "sys_open")
             .call(KernelPath.path("fs/namei.c", "link_path_walk")
-                .loop(PATH_WALK.label(), COMPONENTS, c -> c
+                .loop(PATH_WALK, COMPONENTS, c -> c
                     .spinLock(l.dcacheLock)
                     .compute(D_LOOKUP_NS)
                     .spinUnlock(l.dcacheLock)
@@ -83,9 +85,9 @@ public final class Syscalls {
   @Models(file = "fs/select.c", function = "do_select", version = "2.4.17")
   public KernelPath select(long nfds, long timeoutNs) {
     return KernelPath.path("fs/select.c", "do_select")
-        .loop(DO_SELECT.label(), nfds, fd -> fd.compute(POLL_NS))
+        .loop(DO_SELECT, nfds, fd -> fd.compute(POLL_NS))
         .sleepFor(timeoutNs)
-        .loop("do_select_again", nfds, fd -> fd.compute(POLL_NS))
+        .loop(DO_SELECT_AGAIN, nfds, fd -> fd.compute(POLL_NS))
         .build();
   }
 

@@ -57,7 +57,7 @@ public final class Exit {
             .spinLock(l.kernelFlag)
             .compute(EXIT_FIXED_NS)
             .call(KernelPath.path("kernel/exit.c", "close_files")
-                .loop(CLOSE_FILES.label(), params.openFiles(), f -> f.compute(FILP_CLOSE_NS))
+                .loop(CLOSE_FILES, params.openFiles(), f -> f.compute(FILP_CLOSE_NS))
                 .build())
             .localIrqDisable()
             .writeLock(l.tasklistLock)

@@ -65,8 +65,13 @@ public final class Filemap {
 
   /** The per-page loop of a read. */
   public static final Site READ_PAGE = new Site("mm/filemap.c", "do_generic_file_read", "found_page");
+  /** A read's page cache miss: once (page_cache_read and the disk read) or not at all. */
+  public static final Site PAGE_CACHE_READ =
+      new Site("mm/filemap.c", "do_generic_file_read", "page_cache_read");
   /** The per-page loop of a write. */
   public static final Site WRITE_PAGE = new Site("mm/filemap.c", "generic_file_write", "write_page");
+  /** A write's throttle: balance_dirty() once, or not at all. */
+  public static final Site BALANCE_DIRTY = new Site("mm/filemap.c", "generic_file_write", "balance_dirty");
   /** truncate_list_pages' loop over the pages it truncates (vanilla reschedule point). */
   public static final Site TRUNCATE = new Site("mm/filemap.c", "truncate_list_pages", "truncate_list_pages");
   /** truncate_list_pages' walk past pages below the cut, pagecache_lock held. */
@@ -137,11 +142,11 @@ public final class Filemap {
     Distribution throttle = Chance.of(params.dirtyBalanceRate());
     sysRead =
         KernelPath.path("mm/filemap.c", "do_generic_file_read")
-            .loop(READ_PAGE.label(), c -> pages(c, params.readPages()), page -> page
+            .loop(READ_PAGE, c -> pages(c, params.readPages()), page -> page
                 .spinLock(l.pagecacheLock)
                 .compute(FIND_GET_PAGE_NS)
                 .spinUnlock(l.pagecacheLock)
-                .loop("page_cache_read", c -> {
+                .loop(PAGE_CACHE_READ, c -> {
                   FileIo io = c.syscallArgs(FileIo.class);
                   if (io == null) {
                     return c.sample(miss);
@@ -164,7 +169,7 @@ public final class Filemap {
             .build();
     sysWrite =
         KernelPath.path("mm/filemap.c", "generic_file_write")
-            .loop(WRITE_PAGE.label(), c -> pages(c, params.writePages()), page -> page
+            .loop(WRITE_PAGE, c -> pages(c, params.writePages()), page -> page
                 .spinLock(l.pagecacheLock)
                 .compute(GRAB_CACHE_PAGE_NS)
                 .effect("add_to_page_cache(); SetPageDirty()", c -> {
@@ -182,7 +187,7 @@ public final class Filemap {
                 .spinLock(l.lruListLock)
                 .compute(COMMIT_WRITE_NS)
                 .spinUnlock(l.lruListLock)
-                .loop("balance_dirty", c -> {
+                .loop(BALANCE_DIRTY, c -> {
                   FileIo io = c.syscallArgs(FileIo.class);
                   if (io == null) {
                     return c.sample(throttle);
@@ -192,7 +197,7 @@ public final class Filemap {
             .build();
     truncateListPages =
         KernelPath.path("mm/filemap.c", "truncate_list_pages")
-            .loop(TRUNCATE.label(), c -> {
+            .loop(TRUNCATE, c -> {
               FileIo io = c.syscallArgs(FileIo.class);
               if (io == null) {
                 return c.sample(params.truncatePages());
@@ -202,7 +207,7 @@ public final class Filemap {
               return cache.truncate(io.file(), cut);
             }, page -> page
                 .spinLock(l.pagecacheLock)
-                .loop(TRUNCATE_SKIP.label(), c -> {
+                .loop(TRUNCATE_SKIP, c -> {
                   FileIo io = c.syscallArgs(FileIo.class);
                   return io == null ? c.sample(params.truncateSkipPages()) : io.below();
                 }, s -> s.compute(LIST_VISIT_NS))
@@ -229,13 +234,13 @@ public final class Filemap {
         KernelPath.path("mm/filemap.c", "invalidate_inode_pages")
             .spinLock(l.pagemapLruLock)
             .spinLock(l.pagecacheLock)
-            .loop(INVALIDATE.label(), params.deviceBuffers(), p -> p.compute(INVALIDATE_PAGE_NS))
+            .loop(INVALIDATE, params.deviceBuffers(), p -> p.compute(INVALIDATE_PAGE_NS))
             .spinUnlock(l.pagecacheLock)
             .spinUnlock(l.pagemapLruLock)
             .build();
     invalidateListPages2 =
         KernelPath.path("mm/filemap.c", "invalidate_list_pages2")
-            .loop(INVALIDATE2.label(), params.truncatePages(), p -> p
+            .loop(INVALIDATE2, params.truncatePages(), p -> p
                 .condReschedLock(l.pagecacheLock, INVALIDATE2_RESTART_NS)
                 .compute(INVALIDATE_PAGE_NS))
             .build();

@@ -70,6 +70,12 @@ public final class Memory {
   /** The pte loop of copy_page_range; no 2.4 patch breaks it. */
   public static final Site COPY_PTE_RANGE = new Site("mm/memory.c", "copy_page_range", "copy_pte_range");
 
+  /** exit_mmap's loop over the vmas it unmaps. */
+  public static final Site EXIT_MMAP_VMAS = new Site("mm/mmap.c", "exit_mmap", "vmas");
+
+  /** dup_mmap's loop over the vmas it copies. */
+  public static final Site DUP_MMAP_VMAS = new Site("kernel/fork.c", "dup_mmap", "vmas");
+
   /**
    * flush_tlb_range after a zap: on i386 a cr3 reload plus the misses it causes. Assumption:
    * 2 us.
@@ -164,7 +170,7 @@ public final class Memory {
             .compute(DETACH_VMAS_NS)
             .spinUnlock(locks.pageTableLock)
             .compute(EXIT_MMAP_FIXED_NS)
-            .loop("vmas", Memory::vmas, vma -> vma.call(zapVma))
+            .loop(EXIT_MMAP_VMAS, Memory::vmas, vma -> vma.call(zapVma))
             .compute(FLUSH_TLB_RANGE_NS) // flush_tlb_mm, outside the lock
             .spinLock(locks.pageTableLock)
             .compute(CLEAR_PAGE_TABLES_NS)
@@ -174,7 +180,7 @@ public final class Memory {
     dupMmap =
         KernelPath.path("kernel/fork.c", "dup_mmap")
             .compute(FORK_FIXED_NS)
-            .loop("vmas", Memory::vmas, vma -> vma.call(copyVma))
+            .loop(DUP_MMAP_VMAS, Memory::vmas, vma -> vma.call(copyVma))
             .compute(FLUSH_TLB_RANGE_NS) // flush_tlb_mm(current->mm), outside the lock
             .build();
   }
@@ -208,7 +214,7 @@ public final class Memory {
   static KernelPath zapPageRange(Locks locks, Count pages) {
     return KernelPath.path("mm/memory.c", "zap_page_range")
         .spinLock(locks.pageTableLock)
-        .loop(ZAP_PTE_RANGE.label(), pages, b -> b.compute(PTE_TEARDOWN_NS))
+        .loop(ZAP_PTE_RANGE, pages, b -> b.compute(PTE_TEARDOWN_NS))
         .compute(FLUSH_TLB_RANGE_NS)
         .spinUnlock(locks.pageTableLock)
         .build();
@@ -219,7 +225,7 @@ public final class Memory {
   static KernelPath copyPageRange(Locks locks, Count pages) {
     return KernelPath.path("mm/memory.c", "copy_page_range")
         .spinLock(locks.pageTableLock)
-        .loop(COPY_PTE_RANGE.label(), pages, b -> b.compute(PTE_COPY_NS))
+        .loop(COPY_PTE_RANGE, pages, b -> b.compute(PTE_COPY_NS))
         .spinUnlock(locks.pageTableLock)
         .build();
   }

@@ -36,6 +36,8 @@ public final class Swapfile {
 
   /** try_to_unuse's loop over swap entries (vanilla reschedule point). */
   public static final Site TRY_TO_UNUSE = new Site("mm/swapfile.c", "try_to_unuse", "try_to_unuse");
+  /** try_to_unuse's unuse_process() of every task for one entry, tasklist_lock read-held. */
+  public static final Site UNUSE_PROCESS = new Site("mm/swapfile.c", "try_to_unuse", "unuse_process");
   /** si_swapinfo's walk of the swap_map of an area being swapped off, swaplock held. */
   public static final Site SI_SWAPINFO = new Site("mm/swapfile.c", "si_swapinfo", "si_swapinfo");
   /** get_swaparea_info's walk of every swap_map slot, no lock. */
@@ -68,10 +70,10 @@ public final class Swapfile {
   public Swapfile(Locks l) {
     tryToUnuse =
         KernelPath.path("mm/swapfile.c", "try_to_unuse")
-            .loop(TRY_TO_UNUSE.label(), SWAP_ENTRIES, e -> e
+            .loop(TRY_TO_UNUSE, SWAP_ENTRIES, e -> e
                 .condResched()
                 .readLock(l.tasklistLock)
-                .loop("unuse_process", PROCESSES, p -> p
+                .loop(UNUSE_PROCESS, PROCESSES, p -> p
                     .spinLock(l.pageTableLock)
                     .compute(UNUSE_PROCESS_NS)
                     .spinUnlock(l.pageTableLock))
@@ -86,12 +88,12 @@ public final class Swapfile {
     siSwapinfoDuringSwapoff =
         KernelPath.path("mm/swapfile.c", "si_swapinfo")
             .spinLock(l.swapLock)
-            .loop(SI_SWAPINFO.label(), SWAP_MAP_STEPS, s -> s.compute(SWAP_MAP_STEP_NS))
+            .loop(SI_SWAPINFO, SWAP_MAP_STEPS, s -> s.compute(SWAP_MAP_STEP_NS))
             .spinUnlock(l.swapLock)
             .build();
     getSwapareaInfo =
         KernelPath.path("mm/swapfile.c", "get_swaparea_info")
-            .loop(GET_SWAPAREA_INFO.label(), SWAP_MAP_STEPS, s -> s.compute(SWAP_MAP_STEP_NS))
+            .loop(GET_SWAPAREA_INFO, SWAP_MAP_STEPS, s -> s.compute(SWAP_MAP_STEP_NS))
             .build();
   }
 

@@ -53,6 +53,13 @@ public final class Vmscan {
   /** kswapd_balance_pgdat's loop over zones (vanilla reschedule point). */
   public static final Site KSWAPD_BALANCE_PGDAT =
       new Site("mm/vmscan.c", "kswapd_balance_pgdat", "kswapd_balance_pgdat");
+  /** shrink_caches' call of shrink_dcache_memory and shrink_icache_memory: once or not at all. */
+  public static final Site SHRINK_DCACHE_MEMORY =
+      new Site("mm/vmscan.c", "shrink_caches", "shrink_dcache_memory");
+  /** kswapd's main loop: sleep until woken, then balance. */
+  public static final Site KSWAPD = new Site("mm/vmscan.c", "kswapd", "kswapd");
+  /** __alloc_pages' wake-up of kswapd when memory is low: once or not at all. */
+  public static final Site WAKEUP_KSWAPD = new Site("mm/page_alloc.c", "__alloc_pages", "wakeup_kswapd");
 
   /** Looking at one inactive page (flags, mapping, count): assumption, 2 DRAM misses. */
   public static final long SHRINK_PAGE_NS = 2 * MEMORY_MISS_NS;
@@ -85,12 +92,12 @@ public final class Vmscan {
     this.params = params;
     allocWakeup =
         KernelPath.path("mm/page_alloc.c", "__alloc_pages")
-            .loop("wakeup_kswapd", Chance.of(params.kswapdWakeRate()), w -> w.wakeUp(kswapdWait))
+            .loop(WAKEUP_KSWAPD, Chance.of(params.kswapdWakeRate()), w -> w.wakeUp(kswapdWait))
             .build();
     shrinkCache =
         KernelPath.path("mm/vmscan.c", "shrink_cache")
             .spinLock(l.pagemapLruLock)
-            .loop(SHRINK_CACHE.label(), params.shrinkCacheScan(), p -> p
+            .loop(SHRINK_CACHE, params.shrinkCacheScan(), p -> p
                 .condReschedLock(l.pagemapLruLock, 0)
                 .compute(SHRINK_PAGE_NS))
             .spinUnlock(l.pagemapLruLock)
@@ -98,26 +105,26 @@ public final class Vmscan {
     KernelPath swapOutPmd =
         KernelPath.path("mm/vmscan.c", "swap_out_pmd")
             .spinLock(l.pageTableLock)
-            .loop(SWAP_OUT_PMD.label(), params.swapOutPtes(), p -> p.compute(SWAP_OUT_PTE_NS))
+            .loop(SWAP_OUT_PMD, params.swapOutPtes(), p -> p.compute(SWAP_OUT_PTE_NS))
             .spinUnlock(l.pageTableLock)
             .build();
     swapOut =
         KernelPath.path("mm/vmscan.c", "swap_out")
-            .loop(SWAP_OUT.label(), SWAP_OUT_MMS, mm -> mm.condResched().call(swapOutPmd))
+            .loop(SWAP_OUT, SWAP_OUT_MMS, mm -> mm.condResched().call(swapOutPmd))
             .build();
     KernelPath shrinkCaches =
         KernelPath.path("mm/vmscan.c", "shrink_caches")
             .call(shrinkCache)
-            .loop("shrink_dcache_memory", Chance.of(PRUNE_CHANCE), p -> p.call(pruneDcache).call(pruneIcache))
+            .loop(SHRINK_DCACHE_MEMORY, Chance.of(PRUNE_CHANCE), p -> p.call(pruneDcache).call(pruneIcache))
             .call(swapOut)
             .build();
     kswapdBalancePgdat =
         KernelPath.path("mm/vmscan.c", "kswapd_balance_pgdat")
-            .loop(KSWAPD_BALANCE_PGDAT.label(), ZONES, z -> z.call(shrinkCaches).condResched())
+            .loop(KSWAPD_BALANCE_PGDAT, ZONES, z -> z.call(shrinkCaches).condResched())
             .build();
     kswapd =
         KernelPath.path("mm/vmscan.c", "kswapd")
-            .loop("kswapd", Long.MAX_VALUE, k -> k.sleepOn(kswapdWait).call(kswapdBalancePgdat))
+            .loop(KSWAPD, Long.MAX_VALUE, k -> k.sleepOn(kswapdWait).call(kswapdBalancePgdat))
             .build();
   }
 

@@ -78,7 +78,7 @@ public final class Net {
   public Net() {
     netRxAction =
         KernelPath.path("net/core/dev.c", "net_rx_action")
-            .loop(NET_RX_ACTION.label(), this::backlog, p -> p.compute(RX_PACKET_NS))
+            .loop(NET_RX_ACTION, this::backlog, p -> p.compute(RX_PACKET_NS))
             .effect("tcp_v4_rcv(): queue on sk_receive_queue, sk->data_ready()", c -> {
               for (Connection conn : connections) {
                 if (conn.inFlight > 0) {
@@ -148,7 +148,7 @@ public final class Net {
               .waitEvent(sleep, () -> queued > 0)
               .effect("skb_unlink()", c -> queued--)
               .call(KernelPath.path("net/core/iovec.c", "memcpy_toiovec")
-                  .loop(MEMCPY_TOIOVEC.label(), SEGMENT_PAGES, p -> p.compute(COPY_PAGE_NS))
+                  .loop(MEMCPY_TOIOVEC, SEGMENT_PAGES, p -> p.compute(COPY_PAGE_NS))
                   .build())
               .build();
     }

@@ -12,20 +12,19 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The event set through each of its tiers (heap mode, the spill into the top, rungs split from
- * buckets down to the deepest, buckets of one instant, cancellation out of every tier), each
- * scenario checked after every operation against {@link java.util.PriorityQueue} ordered by
- * (time, arming order), the documented order of the lab. The sizes that decide the tiers are
- * the ones the queue's overview documents: the heap spills at 128 entries, a bucket of more
- * than 48 events is split, at most 8 rungs.
+ * The event set in hand-built scenarios (the hole a poll leaves, ties, cancellation anywhere in
+ * the heap, stale entries piling up and purged, the hold model), each checked after every
+ * operation against {@link java.util.PriorityQueue} ordered by (time, arming order), the
+ * documented order of the lab. The purge's bound is the one the queue's overview documents: an
+ * add purges at 128 entries, or twice the live entries the last purge kept.
  *
  * <p>Every drain is bounded by the model's count, so a queue that miscounts fails an assertion
  * instead of being polled past its end.
  */
-class EventQueueLadderTests {
+class EventQueueTests {
 
-  /** Above the heap-mode limit (128 entries), so that the heap spills into the top. */
-  private static final int MORE_THAN_SPILL = 129;
+  /** Entries at which an add first purges the stale ones. */
+  private static final int PURGE_MIN = 128;
 
   /** The queue and its reference model side by side; every operation is checked. */
   private static final class Twin {
@@ -38,6 +37,7 @@ class EventQueueLadderTests {
     private final List<Event> events = new ArrayList<>();
     private final IdentityHashMap<Event, Integer> indexOf = new IdentityHashMap<>();
     private long seq;
+    private int mostArmed;
 
     Twin(int initialCapacity, int eventCount) {
       queue = new EventQueue(initialCapacity);
@@ -117,10 +117,16 @@ class EventQueueLadderTests {
       return model.size();
     }
 
+    /** Checks the count, and that stale entries stay within the purge's bound. */
     private void checkSize() {
       if (queue.size() != model.size() || queue.isEmpty() != model.isEmpty()) {
         assertThat(queue.size()).as("size").isEqualTo(model.size());
         assertThat(queue.isEmpty()).as("isEmpty").isEqualTo(model.isEmpty());
+      }
+      mostArmed = Math.max(mostArmed, model.size());
+      int bound = Math.max(PURGE_MIN, 2 * mostArmed);
+      if (queue.entries() > bound) {
+        assertThat(queue.entries()).as("entries, at most %d armed so far", mostArmed).isLessThanOrEqualTo(bound);
       }
     }
   }
@@ -149,35 +155,101 @@ class EventQueueLadderTests {
     t.drain();
   }
 
+  /**
+   * A full heap with cancelled entries among the live ones: the add that finds it at 128
+   * entries drops the stale ones, and the rest still come out in order.
+   */
   @Test
-  void aHeapThatSpillsIntoTheTopGivesBackEveryLiveEventInOrder() {
+  void anAddIntoAFullHeapPurgesTheCancelledEntriesAndKeepsEveryLiveOne() {
     int n = 300;
     Twin t = new Twin(1, n);
     SplittableRandom r = new SplittableRandom(11);
-    // Fill the heap to the spill limit, with cancelled (stale) entries among the live ones.
-    for (int i = 0; i < 128; i++) {
+    for (int i = 0; i < PURGE_MIN; i++) {
       t.add(i, r.nextLong(1_000_000));
     }
-    for (int i = 0; i < 128; i += 5) {
+    for (int i = 0; i < PURGE_MIN; i += 5) {
       t.cancel(i);
     }
-    for (int i = 128; i < n; i++) {
+    assertThat(t.queue.entries()).isEqualTo(PURGE_MIN);
+    t.add(PURGE_MIN, r.nextLong(1_000_000));
+    assertThat(t.queue.entries()).as("102 live kept, then the new one").isEqualTo(103);
+    for (int i = PURGE_MIN + 1; i < n; i++) {
       t.add(i, r.nextLong(1_000_000));
     }
-    // A cancel out of the top, and a re-arm into it, before anything is polled.
     t.cancel(200);
     t.add(200, 5);
     t.cancel(299);
     t.drain();
   }
 
+  /**
+   * A purge whose stale entries include the root's (the earliest event, cancelled since the last
+   * poll) rebuilds the heap down to the root, so the next earliest comes out first.
+   */
   @Test
-  void aTopOfOneInstantStaysInArmingOrderAndLaterEventsFollowIt() {
+  void aPurgeThatDropsTheCancelledEarliestEventRebuildsTheHeapToTheRoot() {
+    Twin t = new Twin(1, PURGE_MIN + 1);
+    for (int i = 0; i < PURGE_MIN; i++) {
+      t.add(i, 1_000 - i);
+    }
+    assertThat(t.queue.peekTime()).isEqualTo(1_000 - (PURGE_MIN - 1));
+    t.cancel(PURGE_MIN - 1);
+    t.cancel(PURGE_MIN - 2);
+    t.add(PURGE_MIN, 2_000);
+    assertThat(t.queue.entries()).as("126 live kept, then the new one").isEqualTo(PURGE_MIN - 1);
+    assertThat(t.poll()).isEqualTo(PURGE_MIN - 3);
+    t.drain();
+  }
+
+  /**
+   * After a purge that keeps n live entries, stale ones may pile up to 2n before the next: a
+   * queue of many armed events is not purged on every add.
+   */
+  @Test
+  void aPurgeWaitsForTwiceTheEntriesTheLastOneKept() {
+    Twin t = new Twin(1, 200);
+    for (int i = 0; i < 200; i++) {
+      t.add(i, 1_000_000 + i);
+    }
+    // The add of the 129th purged (nothing stale), kept 128 and waits for 256 entries.
+    for (int i = 0; i < 50; i++) {
+      t.cancel(i);
+      t.add(i, 2_000_000 + i);
+    }
+    assertThat(t.queue.entries()).as("200 live, 50 stale").isEqualTo(250);
+    t.drain();
+  }
+
+  /**
+   * Far-off timeouts pushed back again and again while two near events are held in turn: each
+   * push leaves a stale entry whose time never comes within the run, and the purge alone keeps
+   * the heap at 128 entries or fewer.
+   */
+  @Test
+  void reArmingFarOffEventsOverAndOverKeepsTheHeapBounded() {
+    Twin t = new Twin(1, 10);
+    for (int i = 0; i < 10; i++) {
+      t.add(i, i < 2 ? i : 1_000_000_000L + i);
+    }
+    for (int k = 0; k < 5_000; k++) {
+      long now = t.queue.peekTime();
+      int i = t.poll();
+      assertThat(i).as("a near event").isLessThan(2);
+      t.add(i, now + 1 + (k % 3));
+      int j = 2 + (k % 8);
+      t.cancel(j);
+      t.add(j, now + 1_000_000_000L + k);
+    }
+    assertThat(t.queue.entries()).isLessThanOrEqualTo(PURGE_MIN);
+    t.drain();
+  }
+
+  @Test
+  void manyEventsOfOneInstantComeOutInArmingOrderAndLaterOnesFollow() {
     Twin t = new Twin(1, 260);
     for (int i = 0; i < 200; i++) {
       t.add(i, 1_000);
     }
-    // The hand-over of 200 events of one instant goes to the heap whole.
     assertThat(t.poll()).isEqualTo(0);
     assertThat(t.poll()).isEqualTo(1);
     // Later events, the same instant, and one earlier than all of them.
@@ -194,136 +266,16 @@ class EventQueueLadderTests {
   }
 
   @Test
-  void bucketsSplitRungAfterRungAndStillComeOutInOrder() {
-    // Clusters nested at every scale: 2^k + (0..3) for k up to 40, many events per cluster,
-    // so that each bucket holding a cluster is split again, down to the deepest rung.
-    int n = 1_200;
-    Twin t = new Twin(1, n);
-    SplittableRandom r = new SplittableRandom(12);
-    for (int i = 0; i < n; i++) {
-      long time = switch (i % 4) {
-        case 0 -> (1L << (1 + r.nextInt(40))) + r.nextInt(4);
-        case 1 -> 1_000_000L + r.nextInt(64);
-        case 2 -> r.nextLong(1L << 40);
-        default -> 1_000_000L + r.nextInt(4) * 16L;
-      };
-      t.add(i, time);
-    }
-    // Half out, then arm into the ladder while it has rungs: earlier than the deepest rung's
-    // bucket, inside a rung, past the top.
-    for (int k = 0; k < n / 2; k++) {
-      t.poll();
-    }
-    long now = t.queue.peekTime();
-    int rearmed = 0;
-    for (int i = 0; i < n && rearmed < 60; i++) {
-      if (!t.event(i).isScheduled()) {
-        long offset = switch (rearmed % 4) {
-          case 0 -> 0;
-          case 1 -> r.nextLong(1L << 20);
-          case 2 -> r.nextLong(1L << 42);
-          default -> -now; // time 0, before everything armed
-        };
-        t.add(i, now + offset);
-        rearmed++;
-      }
-    }
-    t.drain();
-  }
-
-  /**
-   * Clusters nested eight deep, each scale 2^7 finer than the one above: one event at
-   * 2^(56 - 7k) for k = 0..7 and 49 events at 0 and 1, behind one far-off event. Each bucket
-   * holding the finer scales has more than 48 events and is split, until the eighth rung; its
-   * first bucket (the 49 and the event at 128) then goes to the heap as is.
-   */
-  @Test
-  void clustersNestedEightDeepSplitDownToTheDeepestRungAndComeOutInOrder() {
-    Twin t = new Twin(1, 200);
-    // Leave heap mode: 129 adds spill the heap into the top; all but the far-off one are
-    // cancelled again (the queue must not run empty, or it returns to heap mode).
-    for (int i = 0; i < MORE_THAN_SPILL; i++) {
-      t.add(i, i == 0 ? Long.MAX_VALUE : 1_000_000_000L + i);
-    }
-    for (int i = 1; i < MORE_THAN_SPILL; i++) {
-      t.cancel(i);
-    }
-    for (int k = 0; k < 8; k++) {
-      t.add(1 + k, 1L << (56 - 7 * k));
-    }
-    for (int i = 0; i < 49; i++) {
-      t.add(9 + i, i % 2);
-    }
-    assertThat(t.poll()).as("the first event armed at 0").isEqualTo(9);
-    // Arm at every depth while the rungs stand: 2^30 + 5 and 2^20 fall in rungs' current
-    // buckets, 300 before the deepest rung's, 600 in it, 2^57 in the first rung.
-    long[] more = {(1L << 30) + 5, 1L << 20, 300, 600, 1L << 57, 1, 1L << 14};
-    for (int i = 0; i < more.length; i++) {
-      t.add(60 + i, more[i]);
-    }
-    // Cancel the ends of two rungs (2^14 and 2^21), so that they run out of buckets early.
-    t.cancel(7);
-    t.cancel(6);
-    t.drain();
-  }
-
-  /**
-   * A rung bucket of one instant with more events than the heap-mode limit goes to the heap
-   * whole while later rungs still stand; events armed before that instant join it in the heap.
-   */
-  @Test
-  void aBucketOfOneInstantLargerThanTheSpillLimitStaysInTheHeapWhileRungsStand() {
-    Twin t = new Twin(1, 400);
-    for (int i = 0; i < 200; i++) {
-      t.add(i, 5_000);
-    }
-    for (int i = 200; i < 300; i++) {
-      t.add(i, 6_000 + 10L * (i - 200));
-    }
-    assertThat(t.poll()).isEqualTo(0);
-    // The 199 left at 5,000 are in the heap, the rest in the rungs.
-    for (int i = 300; i < 310; i++) {
-      t.add(i, 4_000 + i); // before 5,000: into the heap
-    }
-    t.add(310, 5_000);
-    for (int i = 311; i < 320; i++) {
-      t.add(i, 7_000 + i);
-    }
-    assertThat(t.poll()).isEqualTo(300);
-    t.drain();
-  }
-
-  /**
-   * Cancelling every event of a spilled queue while they wait in the top leaves nothing
-   * behind: the next spill, of later events, builds its rungs from those alone.
-   */
-  @Test
-  void aTopEmptiedByCancellingStartsAgainFromTheNextEventsAlone() {
-    Twin t = new Twin(1, 2 * MORE_THAN_SPILL);
-    for (int i = 0; i < MORE_THAN_SPILL; i++) {
-      t.add(i, 1_000 + i);
-    }
-    for (int i = 0; i < MORE_THAN_SPILL; i++) {
-      t.cancel(i);
-    }
-    assertThat(t.queue.isEmpty()).isTrue();
-    for (int i = MORE_THAN_SPILL; i < 2 * MORE_THAN_SPILL; i++) {
-      t.add(i, 1_000_000 + 7L * i);
-    }
-    t.drain();
-  }
-
-  @Test
-  void cancellingOutOfTheTopAndTheRungsLeavesNoTrace() {
+  void cancellingAnywhereInTheHeapLeavesNoTrace() {
     int n = 400;
     Twin t = new Twin(4, n);
     SplittableRandom r = new SplittableRandom(13);
     for (int i = 0; i < n; i++) {
       t.add(i, r.nextLong(10_000_000));
     }
-    t.poll(); // builds the rungs from the top
-    // Cancel the first, the last and every third armed event: heads, tails and middles of the
-    // lists they sit in; then re-arm some of them for times across the whole range.
+    t.poll();
+    // Cancel the last and every third armed event, wherever their entries sit; then re-arm
+    // some of them for times across the whole range.
     for (int i = 0; i < n; i++) {
       if (t.event(i).isScheduled() && (i % 3 == 0 || i == n - 1)) {
         t.cancel(i);
@@ -335,12 +287,13 @@ class EventQueueLadderTests {
     for (int k = 0; k < 100; k++) {
       t.poll();
     }
-    // Cancel everything left: the queue is empty and works as new, through a second spill.
+    // Cancel everything left: the queue is empty and works as new, through a second purge.
     for (int i = 0; i < n; i++) {
       t.cancel(i);
     }
     assertThat(t.size()).isZero();
     assertThat(t.queue.isEmpty()).isTrue();
+    assertThat(t.queue.entries()).as("stale entries of an empty queue").isZero();
     for (int i = 0; i < 10; i++) {
       t.add(i, 100 - i);
     }
@@ -353,12 +306,12 @@ class EventQueueLadderTests {
 
   /**
    * The hold model (Jones 1986): a steady population, each poll followed by a re-arm a random
-   * increment later. Populations on both sides of the spill limit, increments from ties to
+   * increment later. Populations on both sides of the first purge, increments from ties to
    * wide spreads.
    */
   @Test
-  void theHoldModelMatchesAPriorityQueueInHeapAndLadderMode() {
-    for (int population : new int[] {3, 100, MORE_THAN_SPILL, 2_000}) {
+  void theHoldModelMatchesAPriorityQueueAtEveryPopulation() {
+    for (int population : new int[] {3, 100, PURGE_MIN + 1, 2_000}) {
       Twin t = new Twin(1, population + 1);
       SplittableRandom r = new SplittableRandom(population);
       for (int i = 0; i < population; i++) {
