@@ -133,6 +133,12 @@ public sealed interface Cause
 
     /** The path it ran; a loop body's path has the loop's {@link KernelPath#site() site}. */
     KernelPath path();
+
+    /**
+     * How many iterations the loop at the path's site ran, if it ended in this stretch (the
+     * buffers completed, the ptes walked: what made it long); 0 if it is no loop or did not end.
+     */
+    long iterations();
   }
 
   /**
@@ -143,7 +149,7 @@ public sealed interface Cause
    * @param path the path that turned them off
    * @param ns how long they were off (interrupt latency) or the path held the CPU (a wait)
    */
-  record InterruptsOff(TaskId task, KernelPath path, long ns) implements InKernelCode {}
+  record InterruptsOff(TaskId task, KernelPath path, long ns, long iterations) implements InKernelCode {}
 
   /**
    * A preemptible kernel could not preempt a task holding a spinlock ({@code spin_lock()}
@@ -154,7 +160,8 @@ public sealed interface Cause
    * @param lock the innermost lock it held
    * @param ns how long
    */
-  record SpinlockHeld(TaskId task, KernelPath path, SpinLock lock, long ns) implements InKernelCode {}
+  record SpinlockHeld(TaskId task, KernelPath path, SpinLock lock, long ns, long iterations)
+      implements InKernelCode {}
 
   /**
    * A preemptible kernel could not preempt a task holding the big kernel lock (a spinlock on UP
@@ -165,7 +172,8 @@ public sealed interface Cause
    * @param lock the kernel's big kernel lock ({@link SpinLock#isBigKernelLock()})
    * @param ns how long
    */
-  record BigKernelLockHeld(TaskId task, KernelPath path, SpinLock lock, long ns) implements InKernelCode {}
+  record BigKernelLockHeld(TaskId task, KernelPath path, SpinLock lock, long ns, long iterations)
+      implements InKernelCode {}
 
   /**
    * A preemptible kernel could not preempt a task with bottom halves disabled
@@ -175,7 +183,7 @@ public sealed interface Cause
    * @param path where it ran
    * @param ns how long
    */
-  record BottomHalvesOff(TaskId task, KernelPath path, long ns) implements InKernelCode {}
+  record BottomHalvesOff(TaskId task, KernelPath path, long ns, long iterations) implements InKernelCode {}
 
   /**
    * A preemptible kernel could not preempt a task whose preempt count was raised without a
@@ -186,7 +194,8 @@ public sealed interface Cause
    * @param depth the count's preemption-disable depth
    * @param ns how long
    */
-  record PreemptCountHeld(TaskId task, KernelPath path, int depth, long ns) implements InKernelCode {}
+  record PreemptCountHeld(TaskId task, KernelPath path, int depth, long ns, long iterations)
+      implements InKernelCode {}
 
   /**
    * A task in kernel code the kernel could not preempt there: in a kernel without CONFIG_PREEMPT,
@@ -203,7 +212,7 @@ public sealed interface Cause
    *     CONFIG_PREEMPT a lock does not decide preemption, but it says what the path was doing)
    */
   record NotPreemptible(TaskId task, KernelPath path, long ns, boolean kernelPreemptible, boolean siteHooked,
-      java.util.Optional<SpinLock> heldLock) implements InKernelCode {
+      java.util.Optional<SpinLock> heldLock, long iterations) implements InKernelCode {
     /** Checks the lock is given as present or absent. */
     public NotPreemptible {
       java.util.Objects.requireNonNull(heldLock, "heldLock");
@@ -219,5 +228,11 @@ public sealed interface Cause
    * @param path the path running (the declaring path or one it called)
    * @param ns how long
    */
-  record Declared(LatencyCause cause, TaskId task, KernelPath path, long ns) implements InKernelCode {}
+  record Declared(LatencyCause cause, TaskId task, KernelPath path, long ns, long iterations)
+      implements InKernelCode {
+    /** What the cause describes: this stretch, in the terms of the SPI. */
+    public LatencyCause.Hold hold() {
+      return new LatencyCause.Hold(task.toString(), path, ns, iterations);
+    }
+  }
 }

@@ -93,6 +93,8 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   private long[] irqsOffLength = new long[0];
   private KernelPath[] irqsOnPath = new KernelPath[0];
   private Task[] irqsOnTask = new Task[0];
+  private long[] irqsOnIterations = new long[0]; // of a loop that ended in that irqs-off stretch
+  private long[] irqsOffIterations = new long[0]; // the same, for the stretch running now
   private WaitLedger.Stretch[] stretch = new WaitLedger.Stretch[0];
   private int[] waiters = new int[0]; // probe tasks waiting for each CPU
 
@@ -159,6 +161,8 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     irqsOffLength = new long[cpus];
     irqsOnPath = new KernelPath[cpus];
     irqsOnTask = new Task[cpus];
+    irqsOnIterations = new long[cpus];
+    irqsOffIterations = new long[cpus];
     stretch = new WaitLedger.Stretch[cpus];
     for (int c = 0; c < cpus; c++) {
       stretch[c] = new WaitLedger.Stretch();
@@ -240,6 +244,9 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   @Override
   public void irqsOff(long now, int cpu, KernelPath path) {
     account(now, cpu);
+    if (cpu < irqsOffIterations.length) {
+      irqsOffIterations[cpu] = 0;
+    }
   }
 
   @Override
@@ -250,6 +257,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
       irqsOffLength[cpu] = lengthNs;
       irqsOnPath[cpu] = path;
       irqsOnTask[cpu] = kernel.cpu(cpu).current();
+      irqsOnIterations[cpu] = irqsOffIterations[cpu];
     }
   }
 
@@ -260,7 +268,15 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
 
   @Override
   public void pathExit(long now, int cpu, KernelPath path) {
-    account(now, cpu);
+    if (path.site() == null || cpu >= stretch.length) {
+      account(now, cpu);
+      return;
+    }
+    long n = kernel.cpu(cpu).exitedLoopIterations();
+    if (!kernel.cpu(cpu).interruptsEnabled()) {
+      irqsOffIterations[cpu] = Math.max(irqsOffIterations[cpu], n);
+    }
+    account(now, cpu, stretch[cpu].path == path ? n : 0);
   }
 
   @Override
@@ -316,6 +332,11 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
    * of every probe task waiting for that CPU, and the next one starts.
    */
   private void account(long now, int cpu) {
+    account(now, cpu, 0);
+  }
+
+  /** {@link #account(long, int)}, where the stretch's loop ended after {@code loopIterations}. */
+  private void account(long now, int cpu, long loopIterations) {
     // only a CPU a probe waits for is of interest, and only since the wake-up: the stretch
     // before it belongs to the interrupt and its handler, which are parts of their own
     if (cpu >= waiters.length || waiters[cpu] == 0) {
@@ -325,7 +346,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     if (now > s.from) {
       for (int i = 0; i < probes.length; i++) {
         if (waitCpu[i] == cpu) {
-          ledger[i].add(s, now - s.from);
+          ledger[i].add(s, now - s.from, loopIterations);
         }
       }
     }
@@ -396,7 +417,8 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     }
     if (cpu < irqsOnAt.length && irqsOnAt[cpu] <= entry && irqsOnAt[cpu] - irqsOffLength[cpu] <= start
         && irqsOnPath[cpu] != null) {
-      return new Cause.InterruptsOff(TaskId.of(irqsOnTask[cpu]), irqsOnPath[cpu], irqsOffLength[cpu]);
+      return new Cause.InterruptsOff(TaskId.of(irqsOnTask[cpu]), irqsOnPath[cpu], irqsOffLength[cpu],
+          irqsOnIterations[cpu]);
     }
     return new Cause.EarlierInterrupt();
   }
@@ -439,8 +461,9 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     TaskId task = TaskId.of(l.task[k]);
     KernelPath path = l.path[k];
     long ns = l.ns[k];
+    long n = l.iterations[k];
     if (l.declared[k] != null) {
-      return new Cause.Declared(l.declared[k], task, path, ns);
+      return new Cause.Declared(l.declared[k], task, path, ns, n);
     }
     if (l.context[k] == WaitLedger.HARDIRQ) {
       return new Cause.InterruptHandler(path, task, ns);
@@ -458,21 +481,21 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
       SpinLock lock = l.lock[k];
       if (lock != null) {
         return lock.isBigKernelLock()
-            ? new Cause.BigKernelLockHeld(task, path, lock, ns)
-            : new Cause.SpinlockHeld(task, path, lock, ns);
+            ? new Cause.BigKernelLockHeld(task, path, lock, ns, n)
+            : new Cause.SpinlockHeld(task, path, lock, ns, n);
       }
       if (l.bhDepth[k] > 0) {
-        return new Cause.BottomHalvesOff(task, path, ns);
+        return new Cause.BottomHalvesOff(task, path, ns, n);
       }
       if (l.preemptDepth[k] > 0) {
-        return new Cause.PreemptCountHeld(task, path, l.preemptDepth[k], ns);
+        return new Cause.PreemptCountHeld(task, path, l.preemptDepth[k], ns, n);
       }
       if (l.irqsOff[k]) {
-        return new Cause.InterruptsOff(task, path, ns);
+        return new Cause.InterruptsOff(task, path, ns, n);
       }
     }
     boolean hooked = path.site() != null && kernel.hookAt(path.site()).isPresent();
-    return new Cause.NotPreemptible(task, path, ns, preemptible, hooked, java.util.Optional.ofNullable(l.lock[k]));
+    return new Cause.NotPreemptible(task, path, ns, preemptible, hooked, java.util.Optional.ofNullable(l.lock[k]), n);
   }
 
   /** The worst samples so far, worst first. */

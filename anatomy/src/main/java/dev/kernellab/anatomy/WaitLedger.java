@@ -67,6 +67,7 @@ final class WaitLedger {
   final boolean[] irqsOff = new boolean[SLOTS];
   final LatencyCause[] declared = new LatencyCause[SLOTS];
   final long[] ns = new long[SLOTS];
+  final long[] iterations = new long[SLOTS]; // of the slot's loop, when it ended in one of its stretches
   final long[] firstSeen = new long[SLOTS]; // the order slots were first held in
   int slots;
   long otherNs;
@@ -93,8 +94,11 @@ final class WaitLedger {
     return t;
   }
 
-  /** Adds a stretch of {@code len} ns run in the state {@code s}. */
-  void add(Stretch s, long len) {
+  /**
+   * Adds a stretch of {@code len} ns run in the state {@code s}, at whose end the loop of its
+   * path ended after {@code loopIterations} (0 if it did not end).
+   */
+  void add(Stretch s, long len, long loopIterations) {
     int i = find(s);
     if (i == slots) {
       if (slots < SLOTS) {
@@ -114,6 +118,7 @@ final class WaitLedger {
       user[i] = false;
       irqsOff[i] = false;
       declared[i] = null;
+      iterations[i] = 0;
       firstSeen[i] = stretches;
     }
     stretches++;
@@ -128,6 +133,7 @@ final class WaitLedger {
     if (s.declared != null) {
       declared[i] = s.declared;
     }
+    iterations[i] = Math.max(iterations[i], loopIterations);
     if (i != lastSlot) {
       prevSlot = lastSlot;
       lastSlot = i;

@@ -144,8 +144,8 @@ class AnatomyScenarioTests {
   /** A cause a patch declares on its path is what the anatomy reports for the time spent there. */
   record BiosCall(String function) implements dev.kernellab.kernel.LatencyCause {
     @Override
-    public String describe(String task, KernelPath path, long ns) {
-      return "APM BIOS call " + function + " by " + task;
+    public String describe(dev.kernellab.kernel.LatencyCause.Hold h) {
+      return "APM BIOS call " + function + " by " + h.task();
     }
   }
 
@@ -159,6 +159,21 @@ class AnatomyScenarioTests {
       assertThat(d.cause()).isEqualTo(new BiosCall("APM_GET_EVENT"));
       assertThat(d.path().function()).isEqualTo("apm_bios_call");
       assertThat(d.task().comm()).isEqualTo("B");
+    });
+  }
+
+  /** The holder of a lock over a loop says how many iterations the loop ran: the load's count. */
+  @Test
+  void aHoldOverALoopCountsTheLoopsIterations() {
+    SpinLock l = SpinLock.spin("L");
+    dev.kernellab.kernel.Site walk = new dev.kernellab.kernel.Site("scenario/walk.c", "K", "walk");
+    KernelPath k = KernelPath.path("scenario/walk.c", "K")
+        .spinLock(l).loop(walk, 5, body -> body.compute(MS)).spinUnlock(l).build();
+    SampleAnatomy w = worst(k, true);
+    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.SpinlockHeld.class, c -> {
+      assertThat(c.path().site()).isEqualTo(walk);
+      assertThat(c.iterations()).isEqualTo(5);
+      assertThat(c.ns()).isEqualTo(4 * MS);
     });
   }
 }

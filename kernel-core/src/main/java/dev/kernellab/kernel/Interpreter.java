@@ -171,6 +171,7 @@ final class Interpreter implements CpuListener {
     }
     KernelPath exited = f.path;
     boolean traced = tracer != null && f.entered;
+    c.exitedLoopIterations = exited.site() != null ? f.iteration + 1 : 0;
     ctx.pop();
     if (ctx.isEmpty() && ctx.kind == ExecContext.Kind.SOFTIRQ) {
       // do_softirq's path was the context's whole work, and it ends with interrupts off: the

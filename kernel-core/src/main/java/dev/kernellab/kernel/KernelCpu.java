@@ -36,6 +36,7 @@ public final class KernelCpu {
   final Operation.Step operationStep = new Operation.Step(this);
   SpinLock irqsLeftOffBy; // the last lock taken with spin_lock_irq(save), released plainly
   KernelPath irqsLeftOffIn;
+  long exitedLoopIterations; // iterations of the loop body whose frame was popped last
   long lockupNs = -1; // the instant of the interpreter's last step (the soft-lockup guard)
   long stepsAtInstant; // steps at lockupNs
 
@@ -213,6 +214,14 @@ public final class KernelCpu {
       }
     }
     return null;
+  }
+
+  /**
+   * At a tracer's {@link Tracer#pathExit} of a loop body (a path with a {@link KernelPath#site()
+   * site}): how many iterations that loop ran (the buffers completed, the ptes walked).
+   */
+  public long exitedLoopIterations() {
+    return exitedLoopIterations;
   }
 
   /** Hardirq and softirq contexts stacked above the task now. */

@@ -11,8 +11,8 @@ package dev.kernellab.kernel;
  *
  * <pre>{@code
  * record BiosCall(String function) implements LatencyCause {
- *   public String describe(String task, KernelPath path, long ns) {
- *     return "APM BIOS call " + function + " by " + task + " for " + ns / 1000 + " us";
+ *   public String describe(LatencyCause.Hold h) {
+ *     return "APM BIOS call " + function + " by " + h.task() + " for " + h.ns() / 1000 + " us";
  *   }
  * }
  * KernelPath apm = KernelPath.path("arch/i386/kernel/apm.c", "apm_bios_call")
@@ -26,8 +26,20 @@ package dev.kernellab.kernel;
 public interface LatencyCause {
 
   /**
-   * The cause in one line of words, for {@code ns} during which {@code task} ran {@code path}
-   * (the path that declared this cause, or a path it called) while a latency probe waited.
+   * The cause in one line of words, for the stretch {@code hold} during which a probe waited.
    */
-  String describe(String task, KernelPath path, long ns);
+  String describe(Hold hold);
+
+  /**
+   * What the CPU did for a cause while a probe waited: who ran which path, for how long, and
+   * how much of its loop.
+   *
+   * @param task the task that ran, as {@code comm[pid]}
+   * @param path the path running (the one that declared the cause, or one it called); a loop
+   *     body's path has the loop's {@link KernelPath#site() site}
+   * @param ns how long
+   * @param iterations how many iterations of {@code path}'s loop ran in that time (the buffers
+   *     completed, the packets received, the pages copied); 0 when {@code path} is no loop body
+   */
+  record Hold(String task, KernelPath path, long ns, long iterations) {}
 }

@@ -140,7 +140,7 @@ final class AnatomyText {
               + " for " + us(n.ns());
     }
     if (c instanceof Cause.Declared d) {
-      return d.cause().describe(d.task().toString(), d.path(), d.ns());
+      return d.cause().describe(d.hold());
     }
     throw new IllegalArgumentException("no words for " + c);
   }

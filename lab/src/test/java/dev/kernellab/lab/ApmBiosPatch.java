@@ -21,8 +21,8 @@ public final class ApmBiosPatch implements KernelPatch {
   /** The cause the patch adds: a BIOS call, by its APM function. */
   public record BiosCall(String function) implements LatencyCause {
     @Override
-    public String describe(String task, KernelPath path, long ns) {
-      return String.format(java.util.Locale.ROOT, "APM BIOS call %s by %s for %.1f us", function, task, ns / 1000.0);
+    public String describe(LatencyCause.Hold h) {
+      return String.format(java.util.Locale.ROOT, "APM BIOS call %s by %s for %.1f us", function, h.task(), h.ns() / 1000.0);
     }
   }
 
