@@ -86,25 +86,21 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   // the probe line's last entry
   private long lastEntryAt = -1;
   private long lastEntryAssert;
-  private int lastEntryCpu;
 
   // per CPU
-  private long[] irqsOnAt = new long[0];
-  private long[] irqsOffLength = new long[0];
-  private KernelPath[] irqsOnPath = new KernelPath[0];
-  private Task[] irqsOnTask = new Task[0];
-  private long[] irqsOnIterations = new long[0]; // of a loop that ended in that irqs-off stretch
-  private long[] irqsOffIterations = new long[0]; // the same, for the stretch running now
+  private IrqsOff[] lastIrqsOn = new IrqsOff[0]; // the stretch the CPU's last irqs-on ended
+  private long[] irqsOffIterations = new long[0]; // of a loop that ended in the stretch running now
+  private final IrqsOff lastEntryOff = new IrqsOff(); // lastIrqsOn of the probe line's last entry's CPU, then
   private WaitLedger.Stretch[] stretch = new WaitLedger.Stretch[0];
   private int[] waiters = new int[0]; // probe tasks waiting for each CPU
 
   // per probe task, since its last sample
   private long[] firstEntryAt = new long[0];
-  private int[] firstEntryCpu = new int[0];
+  private IrqsOff[] firstEntryOff = new IrqsOff[0];
+  private IrqsOff[] wakeEntryOff = new IrqsOff[0];
   private long[] wakeAt = new long[0];
   private long[] wakeEntryAt = new long[0];
   private long[] wakeEntryAssert = new long[0];
-  private int[] wakeEntryCpu = new int[0];
   private long[] switchAt = new long[0];
   private int[] waitCpu = new int[0]; // the CPU it waits for, while it waits; -1 otherwise
   private WaitLedger[] ledger = new WaitLedger[0];
@@ -157,11 +153,10 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     preemptible = k.preemptionModel().preemptsKernelCode();
     probeVector = k.machine().ioApic().vectorOf(spec.irq());
     int cpus = k.cpuCount();
-    irqsOnAt = new long[cpus];
-    irqsOffLength = new long[cpus];
-    irqsOnPath = new KernelPath[cpus];
-    irqsOnTask = new Task[cpus];
-    irqsOnIterations = new long[cpus];
+    lastIrqsOn = new IrqsOff[cpus];
+    for (int c = 0; c < cpus; c++) {
+      lastIrqsOn[c] = new IrqsOff();
+    }
     irqsOffIterations = new long[cpus];
     stretch = new WaitLedger.Stretch[cpus];
     for (int c = 0; c < cpus; c++) {
@@ -169,17 +164,19 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     }
     waiters = new int[cpus];
     firstEntryAt = filled(n, -1);
-    firstEntryCpu = new int[n];
+    firstEntryOff = new IrqsOff[n];
+    wakeEntryOff = new IrqsOff[n];
     wakeAt = filled(n, -1);
     wakeEntryAt = filled(n, -1);
     wakeEntryAssert = new long[n];
-    wakeEntryCpu = new int[n];
     switchAt = filled(n, -1);
     waitCpu = new int[n];
     java.util.Arrays.fill(waitCpu, -1);
     ledger = new WaitLedger[n];
     for (int i = 0; i < n; i++) {
       ledger[i] = new WaitLedger();
+      firstEntryOff[i] = new IrqsOff();
+      wakeEntryOff[i] = new IrqsOff();
     }
   }
 
@@ -206,11 +203,11 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     if (vector == probeVector) {
       lastEntryAt = now;
       lastEntryAssert = kernel.machine().ioApic().lastAssertNs(spec.irq());
-      lastEntryCpu = cpu;
+      lastEntryOff.copy(lastIrqsOn[cpu]);
       for (int i = 0; i < probes.length; i++) {
         if (firstEntryAt[i] < 0) {
           firstEntryAt[i] = now;
-          firstEntryCpu[i] = cpu;
+          firstEntryOff[i].copy(lastIrqsOn[cpu]);
         }
       }
     }
@@ -252,12 +249,14 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   @Override
   public void irqsOn(long now, int cpu, KernelPath path, long lengthNs) {
     account(now, cpu);
-    if (cpu < irqsOnAt.length) {
-      irqsOnAt[cpu] = now;
-      irqsOffLength[cpu] = lengthNs;
-      irqsOnPath[cpu] = path;
-      irqsOnTask[cpu] = kernel.cpu(cpu).current();
-      irqsOnIterations[cpu] = irqsOffIterations[cpu];
+    if (cpu < lastIrqsOn.length) {
+      IrqsOff o = lastIrqsOn[cpu];
+      o.onAt = now;
+      o.lengthNs = lengthNs;
+      o.path = path;
+      o.task = kernel.cpu(cpu).current();
+      o.iterations = irqsOffIterations[cpu];
+      o.declared = kernel.cpu(cpu).declaredCause();
     }
   }
 
@@ -298,7 +297,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     wakeAt[i] = now;
     wakeEntryAt[i] = lastEntryAt;
     wakeEntryAssert[i] = lastEntryAssert;
-    wakeEntryCpu[i] = lastEntryCpu;
+    wakeEntryOff[i].copy(lastEntryOff);
     int c = task.cpu();
     waitCpu[i] = c;
     ledger[i].clear();
@@ -382,22 +381,19 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   private SampleAnatomy anatomy(int i, long start, long end, int cpu) {
     List<Segment> parts = new ArrayList<>(5);
     long e;
-    int entryCpu;
     boolean woke;
     if (spec.start() == ProbeSpec.Start.TIMER_EXPIRY) {
       woke = wakeAt[i] >= start && wakeAt[i] <= end;
       long w = woke ? wakeAt[i] : start;
       e = woke && wakeEntryAt[i] >= 0 ? clamp(wakeEntryAt[i], start, w) : w;
       long tick = woke && wakeEntryAt[i] >= 0 ? clamp(wakeEntryAssert[i], start, e) : e;
-      entryCpu = wakeEntryCpu[i];
       parts.add(Segment.of(Part.TIMER_GRANULARITY, tick - start,
           new Cause.TimerRounding(start, tick, kernel.hz())));
-      parts.add(Segment.of(Part.INTERRUPT_LATENCY, e - tick, irqCause(tick, e, entryCpu)));
+      parts.add(Segment.of(Part.INTERRUPT_LATENCY, e - tick, irqCause(tick, e, wakeEntryOff[i])));
     } else {
       e = firstEntryAt[i] >= start && firstEntryAt[i] <= end ? firstEntryAt[i] : start;
-      entryCpu = firstEntryCpu[i];
       woke = wakeAt[i] >= e && wakeAt[i] <= end;
-      parts.add(Segment.of(Part.INTERRUPT_LATENCY, e - start, irqCause(start, e, entryCpu)));
+      parts.add(Segment.of(Part.INTERRUPT_LATENCY, e - start, irqCause(start, e, firstEntryOff[i])));
     }
     long w = woke ? wakeAt[i] : e;
     long s = switchAt[i] >= w && switchAt[i] <= end ? switchAt[i] : w;
@@ -411,16 +407,42 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     return Math.max(lo, Math.min(hi, v));
   }
 
-  private Cause irqCause(long start, long entry, int cpu) {
+  /**
+   * Why the interrupt asserted at {@code start} entered only at {@code entry}: the
+   * interrupts-off stretch {@code off} that ended just before the entry, if it covered the
+   * assertion.
+   */
+  private static Cause irqCause(long start, long entry, IrqsOff off) {
     if (entry - start <= 0) {
       return new Cause.TakenAtOnce();
     }
-    if (cpu < irqsOnAt.length && irqsOnAt[cpu] <= entry && irqsOnAt[cpu] - irqsOffLength[cpu] <= start
-        && irqsOnPath[cpu] != null) {
-      return new Cause.InterruptsOff(TaskId.of(irqsOnTask[cpu]), irqsOnPath[cpu], irqsOffLength[cpu],
-          irqsOnIterations[cpu]);
+    if (off.path != null && off.onAt <= entry && off.onAt - off.lengthNs <= start) {
+      TaskId task = TaskId.of(off.task);
+      if (off.declared != null) {
+        return new Cause.Declared(off.declared, task, off.path, off.lengthNs, off.iterations);
+      }
+      return new Cause.InterruptsOff(task, off.path, off.lengthNs, off.iterations);
     }
     return new Cause.EarlierInterrupt();
+  }
+
+  /** An interrupts-off stretch of a CPU, ended by an irqs-on: a few fields, copied, never allocated per event. */
+  private static final class IrqsOff {
+    long onAt = -1;
+    long lengthNs;
+    long iterations;
+    KernelPath path;
+    Task task;
+    dev.kernellab.kernel.LatencyCause declared;
+
+    void copy(IrqsOff o) {
+      onAt = o.onAt;
+      lengthNs = o.lengthNs;
+      iterations = o.iterations;
+      path = o.path;
+      task = o.task;
+      declared = o.declared;
+    }
   }
 
   /** The wait of probe task {@code i}, {@code ns} long, split by its ledger. */

@@ -176,4 +176,25 @@ class AnatomyScenarioTests {
       assertThat(c.ns()).isEqualTo(4 * MS);
     });
   }
+
+  /**
+   * A path that keeps interrupts off and declares a cause: the interrupt latency it makes is
+   * reported as that cause, for the interrupts-off stretch, with its loop's count.
+   */
+  @Test
+  void anInterruptLatencyAPathDeclaredIsReportedAsItsCause() {
+    dev.kernellab.kernel.Site each = new dev.kernellab.kernel.Site("arch/i386/kernel/apm.c", "apm_bios_call", "each");
+    KernelPath bios = KernelPath.path("arch/i386/kernel/apm.c", "apm_bios_call")
+        .cause(new BiosCall("APM_IDLE")).localIrqDisable().loop(each, 3, body -> body.compute(MS))
+        .localIrqEnable().build();
+    KernelPath k = KernelPath.path("scenario/apm.c", "K").call(bios).build();
+    SampleAnatomy w = worst(k, true);
+    assertThat(w.dominant().part()).isEqualTo(Part.INTERRUPT_LATENCY);
+    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.Declared.class, d -> {
+      assertThat(d.cause()).isEqualTo(new BiosCall("APM_IDLE"));
+      assertThat(d.ns()).isEqualTo(3 * MS);
+      assertThat(d.iterations()).isEqualTo(3);
+      assertThat(d.task().comm()).isEqualTo("B");
+    });
+  }
 }
