@@ -156,9 +156,15 @@ public final class KernelBuilder {
             where + VANILLA + " is the kernel without patches, not a patch to join with '+'");
       }
       try {
-        KernelPatchProvider.REGISTRY.get(checkPatchName(name));
+        checkPatchName(name);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(where + e.getMessage(), e);
+      }
+      try {
+        KernelPatchProvider.REGISTRY.get(name);
+      } catch (IllegalArgumentException e) {
+        // a user who typed a patch may have meant the kernel without one
+        throw new IllegalArgumentException(where + e.getMessage() + "; or " + VANILLA + " for none", e);
       }
       if (out.contains(name)) {
         throw new IllegalArgumentException(where + "patch '" + name + "' twice");

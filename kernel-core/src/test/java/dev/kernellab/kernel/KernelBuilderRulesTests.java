@@ -316,7 +316,7 @@ class KernelBuilderRulesTests {
     String[][] refused = {
       {"", "empty kernel configuration: vanilla, or patch names joined by '+' (preempt+lowlat)"},
       {" ", "empty kernel configuration: vanilla, or patch names joined by '+' (preempt+lowlat)"},
-      {"alpha+gamma", "configuration 'alpha+gamma': unknown patch 'gamma'; known: alpha, beta"},
+      {"alpha+gamma", "configuration 'alpha+gamma': unknown patch 'gamma'; known: alpha, beta; or vanilla for none"},
       {"alpha+alpha", "configuration 'alpha+alpha': patch 'alpha' twice"},
       {"alpha+", "configuration 'alpha+': patch name '': a patch name is a lower-case letter, then lower-case"
           + " letters, digits, '_' or '-'"},
@@ -332,7 +332,7 @@ class KernelBuilderRulesTests {
     assertThatIllegalArgumentException().isThrownBy(() -> KernelBuilder.configurationPatches(null))
         .withMessage("empty kernel configuration: vanilla, or patch names joined by '+' (preempt+lowlat)");
     assertThatIllegalArgumentException().isThrownBy(() -> KernelBuilder.configurationPatches("alpha"))
-        .withMessage("configuration 'alpha': unknown patch 'alpha'; known: none on the class path");
+        .withMessage("configuration 'alpha': unknown patch 'alpha'; known: none on the class path; or vanilla for none");
   }
 
   @Test
