@@ -88,6 +88,30 @@ class CommandLineTests {
     assertThat(o.out().lines().count()).isGreaterThan(1);
   }
 
+  /** The messages users get: one line, from the rule's own module, naming the option. */
+  @Test
+  void badInputNamesTheOptionWithTheRulesOwnWords() {
+    String[][] cases = {
+      {"compare --workload nope", "kernel-lab: --workload: unknown workload 'nope'; known: stress, latencytest, dbench,"
+          + " kbuild, idle, cyclictest"},
+      {"compare --scheduler cfs", "kernel-lab: --scheduler: unknown scheduler 'cfs'; known: goodness, o1"},
+      {"compare --cpus 0", "kernel-lab: --cpus: a machine has 1..32 CPUs, got 0"},
+      {"compare --hz 5", "kernel-lab: --hz: HZ must be 19..10000 (the PIT divisor is 16 bits), got 5"},
+      {"compare --configs vanilla,bogus", "kernel-lab: --configs: configuration 'bogus': unknown patch 'bogus'; known:"
+          + " apm-test, lockbreak, lowlat, preempt; or vanilla for none"},
+      {"trace --config preempt+preempt", "kernel-lab: --config: configuration 'preempt+preempt': patch 'preempt' twice"},
+      {"bench --configs vanilla+nope", "kernel-lab: --configs: configuration 'vanilla+nope': vanilla is the kernel"
+          + " without patches, not a patch to join with '+'"},
+      {"bench --workloads bogus", "kernel-lab: --workloads: unknown workload 'bogus'; known: stress, latencytest,"
+          + " dbench, kbuild, idle, cyclictest"},
+    };
+    for (String[] c : cases) {
+      Outcome o = run(c[0].split(" "));
+      assertThat(o.code()).as(c[0]).isEqualTo(2);
+      assertThat(o.err().lines()).as(c[0]).containsExactly(c[1]);
+    }
+  }
+
   @Test
   void badInputGetsOneLineAndExitTwo() {
     String[][] bad = {
