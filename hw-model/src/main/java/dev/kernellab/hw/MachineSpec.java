@@ -34,10 +34,7 @@ public record MachineSpec(
 
   /** Validates the machine. */
   public MachineSpec {
-    if (cpus < 1 || cpus > MAX_CPUS) {
-      throw new IllegalArgumentException(
-          "a machine has 1.." + MAX_CPUS + " CPUs, got " + cpus);
-    }
+    checkCpus(cpus);
     if (cpuHz <= 0) {
       throw new IllegalArgumentException("CPU clock must be > 0 Hz, got " + cpuHz);
     }
@@ -48,6 +45,18 @@ public record MachineSpec(
       throw new IllegalArgumentException(
           "a machine needs at least " + (MIN_MEMORY_BYTES >> 20) + " MB of memory, got " + memoryBytes + " bytes");
     }
+  }
+
+  /**
+   * The rule for a machine's CPU count, 1..{@value #MAX_CPUS}; returns {@code cpus}.
+   *
+   * @throws IllegalArgumentException if {@code cpus} is out of range
+   */
+  public static int checkCpus(int cpus) {
+    if (cpus < 1 || cpus > MAX_CPUS) {
+      throw new IllegalArgumentException("a machine has 1.." + MAX_CPUS + " CPUs, got " + cpus);
+    }
+    return cpus;
   }
 
   /** The 5-argument form: the default memory size. */

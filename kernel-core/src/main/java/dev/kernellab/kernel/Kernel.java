@@ -83,18 +83,19 @@ public final class Kernel {
   @Models(file = "include/linux/interrupt.h", function = "struct irqaction", version = "2.4.17")
   record IrqAction(String name, KernelPath handler, boolean saInterrupt) {}
 
-  Kernel(KernelBuilder b) {
-    this.machine = new Machine(b.machineSpec(), new Simulation(b.seed()));
+  /** The kernel {@code c} describes, not yet booted ({@link #boot}). */
+  Kernel(KernelConfig c) {
+    this.machine = new Machine(c.machine(), new Simulation(c.seed()));
     this.sim = machine.simulation();
-    this.scheduler = b.schedulerOrFail();
-    this.preemption = b.preemptionModel();
-    this.debug = b.debugChecks();
+    this.scheduler = c.scheduler();
+    this.preemption = c.preemption();
+    this.debug = c.debug();
     this.recent = debug.recentEvents() ? new RecentEvents() : null;
-    this.tracer = TracerPair.of(recent, b.tracer());
-    this.hz = b.hz();
+    this.tracer = TracerPair.of(recent, c.tracer().orElse(null));
+    this.hz = c.hz();
     this.costs = machine.spec().costs();
-    this.siteHooks = new HashMap<>(b.siteHooks());
-    this.sysctls = new java.util.TreeMap<>(b.sysctls());
+    this.siteHooks = new HashMap<>(c.siteHooks());
+    this.sysctls = new java.util.TreeMap<>(c.sysctls());
     this.cpus = new KernelCpu[machine.cpuCount()];
     this.programs = new EntryPrograms(costs);
     this.sched = new KernelScheduling(this, scheduler);
@@ -111,40 +112,41 @@ public final class Kernel {
     this.interrupts = new Interrupts(this);
     vectorActions[machine.ioApic().vectorOf(IdeDisk.IRQ)] =
         new IrqAction("ide0", IoOps.ideInterrupt(machine.disk()), true);
-    b.irqActions().forEach((irq, a) -> vectorActions[machine.ioApic().vectorOf(irq)] = a);
-    b.softirqHandlers().forEach((s, p) -> softirqHandlers[s.ordinal()] = p);
+    c.irqActions().forEach((irq, a) -> vectorActions[machine.ioApic().vectorOf(irq)] = a);
+    c.softirqHandlers().forEach((s, p) -> softirqHandlers[s.ordinal()] = p);
   }
 
   // ---- boot -----------------------------------------------------------------------------------
 
-  void boot(KernelBuilder b) {
+  /** Starts the CPUs, the kernel's threads and {@code c}'s boot tasks; then tells the tracer. */
+  void boot(KernelConfig c) {
     machine.attach(interpreter);
     scheduler.attach(sched);
-    for (KernelCpu c : cpus) {
-      Task idle = lifecycle.newIdle(c.id, programs.idlePath);
-      c.idle = idle;
-      c.current = idle;
-      c.switchedInNs = 0;
+    for (KernelCpu cpu : cpus) {
+      Task idle = lifecycle.newIdle(cpu.id, programs.idlePath);
+      cpu.idle = idle;
+      cpu.current = idle;
+      cpu.switchedInNs = 0;
     }
     timers.install(machine, hz);
-    if (b.ksoftirqd()) {
-      for (KernelCpu c : cpus) {
+    if (c.ksoftirqd()) {
+      for (KernelCpu cpu : cpus) {
         KernelPath loop =
             KernelPath.of("kernel/softirq.c", "ksoftirqd", false, new TaskOps.Ksoftirqd());
-        ksoftirqd[c.id] =
-            spawn(TaskSpec.kernelThread(TaskLifecycle.ksoftirqdComm(c.id), loop).nice(19).onCpu(c.id)
-                .allowedOn(1L << c.id));
+        ksoftirqd[cpu.id] =
+            spawn(TaskSpec.kernelThread(TaskLifecycle.ksoftirqdComm(cpu.id), loop).nice(19).onCpu(cpu.id)
+                .allowedOn(1L << cpu.id));
       }
     }
-    for (TaskSpec spec : b.tasks()) {
+    for (TaskSpec spec : c.tasks()) {
       spawn(spec);
     }
     if (tracer != null) {
       tracer.boot(this);
     }
-    for (KernelCpu c : cpus) {
-      c.cpu.sti();
-      sim.scheduleAfter(c.kick, 0);
+    for (KernelCpu cpu : cpus) {
+      cpu.cpu.sti();
+      sim.scheduleAfter(cpu.kick, 0);
     }
   }
 

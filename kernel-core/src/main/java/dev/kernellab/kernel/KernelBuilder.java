@@ -3,17 +3,21 @@ package dev.kernellab.kernel;
 import dev.kernellab.hw.IoApic;
 import dev.kernellab.hw.MachineSpec;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
  * The one place where a kernel is composed: machine, scheduler, patches, tasks, drivers,
- * tracer. Rejects impossible compositions with one clear message.
+ * tracer. Rejects impossible compositions with one clear message, and holds the rules that say
+ * what is possible ({@link #checkHz}, {@link #checkPatchName}, {@link #configurationPatches}) so
+ * that a front end checks its input with the same rules and words.
  *
  * <pre>{@code
  * Kernel k = new KernelBuilder(MachineSpec.uniprocessor(), 42)
@@ -36,6 +40,15 @@ public final class KernelBuilder {
   /** HZ of i386 in 2.4 and in 2.5 before 2.5.25. */
   public static final int DEFAULT_HZ = 100;
 
+  /** The lowest timer frequency a kernel may have (see {@link #checkHz}). */
+  public static final int MIN_HZ = 19;
+
+  /** The highest timer frequency a kernel may have (see {@link #checkHz}). */
+  public static final int MAX_HZ = 10_000;
+
+  /** The configuration without patches. */
+  public static final String VANILLA = "vanilla";
+
   private final MachineSpec machine;
   private final long seed;
   private Scheduler scheduler;
@@ -54,7 +67,7 @@ public final class KernelBuilder {
   private boolean ksoftirqd = true;
   private boolean built;
   private final Map<String, Object> attachments = new TreeMap<>();
-  private final java.util.Set<Site> declaredSites = new java.util.LinkedHashSet<>();
+  private final Set<Site> declaredSites = new java.util.LinkedHashSet<>();
 
   /** Starts a kernel for {@code machine}; every random draw of the run derives from {@code seed}. */
   public KernelBuilder(MachineSpec machine, long seed) {
@@ -83,11 +96,7 @@ public final class KernelBuilder {
    */
   public KernelBuilder patch(KernelPatch patch) {
     Objects.requireNonNull(patch, "patch");
-    String name = patch.name();
-    if (name == null || !PATCH_NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException("patch name " + (name == null ? "null" : "'" + name + "'")
-          + ": a patch name is a lower-case letter, then lower-case letters, digits, '_' or '-'");
-    }
+    checkPatchName(patch.name());
     patches.add(patch);
     return this;
   }
@@ -95,6 +104,74 @@ public final class KernelBuilder {
   /** Applies the patch registered under {@code name}. */
   public KernelBuilder patch(String name) {
     return patch(KernelPatchProvider.create(name));
+  }
+
+  /**
+   * Applies the patches of {@code configuration} ({@code vanilla}, or registered patch names
+   * joined by {@code +}), in its order.
+   *
+   * @throws IllegalArgumentException as {@link #configurationPatches} does
+   */
+  public KernelBuilder configuration(String configuration) {
+    configurationPatches(configuration).forEach(this::patch);
+    return this;
+  }
+
+  /**
+   * The rule for {@link KernelPatch#name()}: a lower-case letter, then lower-case letters,
+   * digits, '_' or '-'. Returns {@code name}.
+   *
+   * @throws IllegalArgumentException if {@code name} breaks it
+   */
+  public static String checkPatchName(String name) {
+    if (name == null || !PATCH_NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException("patch name " + (name == null ? "null" : "'" + name + "'")
+          + ": a patch name is a lower-case letter, then lower-case letters, digits, '_' or '-'");
+    }
+    return name;
+  }
+
+  /**
+   * The patches a configuration names, in order: none for {@value #VANILLA}, else the names
+   * joined by {@code +} ({@code preempt+lowlat}), each a registered patch
+   * ({@link KernelPatchProvider#REGISTRY}) and each once. Whether they go together
+   * ({@link KernelPatch#requires()}, {@link KernelPatch#conflicts()}) is the patches' to say,
+   * when a kernel is built with them.
+   *
+   * @throws IllegalArgumentException naming the configuration and what is wrong with it
+   */
+  public static List<String> configurationPatches(String configuration) {
+    if (configuration == null || configuration.isBlank()) {
+      throw new IllegalArgumentException(
+          "empty kernel configuration: " + VANILLA + ", or patch names joined by '+' (preempt+lowlat)");
+    }
+    if (configuration.equals(VANILLA)) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    String where = "configuration '" + configuration + "': ";
+    for (String name : configuration.split("\\+", -1)) {
+      if (name.equals(VANILLA)) {
+        throw new IllegalArgumentException(
+            where + VANILLA + " is the kernel without patches, not a patch to join with '+'");
+      }
+      try {
+        checkPatchName(name);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(where + e.getMessage(), e);
+      }
+      try {
+        KernelPatchProvider.REGISTRY.get(name);
+      } catch (IllegalArgumentException e) {
+        // a user who typed a patch may have meant the kernel without one
+        throw new IllegalArgumentException(where + e.getMessage() + "; or " + VANILLA + " for none", e);
+      }
+      if (out.contains(name)) {
+        throw new IllegalArgumentException(where + "patch '" + name + "' twice");
+      }
+      out.add(name);
+    }
+    return List.copyOf(out);
   }
 
   /** Starts {@code spec} at boot. */
@@ -150,14 +227,25 @@ public final class KernelBuilder {
     return this;
   }
 
-  /** Timer frequency (100 by default). */
+  /** Timer frequency (100 by default), within {@link #checkHz}'s range. */
   public KernelBuilder hz(int value) {
-    // The PIT's 16-bit divisor LATCH = (1193180 + HZ/2) / HZ must fit: HZ >= 19.
-    if (value < 19 || value > 10_000) {
-      throw new IllegalArgumentException("HZ must be 19..10000 (the PIT divisor is 16 bits), got " + value);
-    }
-    this.hz = value;
+    this.hz = checkHz(value);
     return this;
+  }
+
+  /**
+   * The range of HZ, {@value #MIN_HZ}..{@value #MAX_HZ}: the lower bound because the PIT's
+   * divisor {@code LATCH = (1193180 + HZ/2) / HZ} (include/linux/timex.h, {@link Kernel#latch})
+   * is 16 bits and at HZ 18 would be 66,288. Returns {@code hz}.
+   *
+   * @throws IllegalArgumentException if {@code hz} is out of range
+   */
+  public static int checkHz(int hz) {
+    if (hz < MIN_HZ || hz > MAX_HZ) {
+      throw new IllegalArgumentException(
+          "HZ must be " + MIN_HZ + ".." + MAX_HZ + " (the PIT divisor is 16 bits), got " + hz);
+    }
+    return hz;
   }
 
   /** Whether per-CPU ksoftirqd threads exist (2.4.10 and later: yes). */
@@ -188,16 +276,33 @@ public final class KernelBuilder {
     return this;
   }
 
-  /** What a patch may change while the kernel is built. */
+  /**
+   * What a patch may change while the kernel is built: only inside its {@link KernelPatch#apply
+   * apply}, after every rule on the builder's own parts has been checked and before the kernel
+   * is handed its configuration. A task it adds is held to the rules of the builder's tasks.
+   */
   public final class Patching {
     private final String patch;
+    private final Set<String> comms; // every boot task's name so far, the kernel's threads included
+    private final List<TaskSpec> bootTasks; // where the patch's tasks go, after the builder's
+    private boolean applying = true;
 
-    private Patching(String patch) {
+    private Patching(String patch, Set<String> comms, List<TaskSpec> bootTasks) {
       this.patch = patch;
+      this.comms = comms;
+      this.bootTasks = bootTasks;
+    }
+
+    private void open() {
+      if (!applying) {
+        throw new IllegalStateException("patch " + patch + " changed the kernel after it was applied:"
+            + " a patch changes the kernel only while apply() runs");
+      }
     }
 
     /** Installs the preemption decisions (one patch may own them). */
     public void preemptionModel(PreemptionModel m) {
+      open();
       if (preemptionOwner != null) {
         throw new IllegalStateException(
             "patch " + patch + " sets the preemption model, already set by " + preemptionOwner);
@@ -211,6 +316,7 @@ public final class KernelBuilder {
      * hooking one site run in the order they were applied.
      */
     public void hookSite(Site site, KernelPath hook) {
+      open();
       if (!declaredSites.isEmpty() && !declaredSites.contains(site)) {
         throw new IllegalArgumentException("patch " + patch + " hooks " + site.key()
             + ", a site no path of this kernel has (declared: " + declaredSites.size()
@@ -228,6 +334,7 @@ public final class KernelBuilder {
 
     /** Registers a run-time switch. */
     public Sysctl sysctl(String name, boolean initial) {
+      open();
       if (sysctls.containsKey(name)) {
         throw new IllegalStateException("sysctl " + name + " registered twice");
       }
@@ -236,9 +343,22 @@ public final class KernelBuilder {
       return s;
     }
 
-    /** Adds a boot-time task (a kernel thread the patch brings). */
+    /**
+     * Adds a boot-time task (a kernel thread the patch brings), started after the builder's
+     * own tasks.
+     *
+     * @throws IllegalArgumentException naming this patch if the task breaks a rule of
+     *     {@link KernelBuilder#task}'s (its CPU, its name)
+     */
     public void task(TaskSpec spec) {
-      tasks.add(spec);
+      open();
+      Objects.requireNonNull(spec, "task");
+      try {
+        checkTask(spec, comms);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("patch " + patch + ": " + e.getMessage(), e);
+      }
+      bootTasks.add(spec);
     }
 
     /** The machine being built for. */
@@ -247,12 +367,15 @@ public final class KernelBuilder {
     }
 
     /** The object of {@code type} attached to the builder, if any. */
-    public <T> java.util.Optional<T> attachment(Class<T> type) {
-      return java.util.Optional.ofNullable(attachments.get(type.getName())).map(type::cast);
+    public <T> Optional<T> attachment(Class<T> type) {
+      return Optional.ofNullable(attachments.get(type.getName())).map(type::cast);
     }
   }
 
-  /** Builds and boots the kernel. */
+  /**
+   * Builds and boots the kernel: checks the scheduler, the patches and the tasks, applies the
+   * patches, then hands the kernel its {@link KernelConfig}.
+   */
   public Kernel build() {
     if (built) {
       throw new IllegalStateException("this builder already built a kernel");
@@ -267,6 +390,32 @@ public final class KernelBuilder {
       throw new IllegalArgumentException(
           "scheduler " + scheduler.name() + " does not support " + machine.cpus() + " CPUs");
     }
+    checkPatches();
+    Set<String> comms = new HashSet<>();
+    for (int c = 0; c < machine.cpus(); c++) {
+      comms.add(TaskLifecycle.idleComm(c));
+      if (ksoftirqd) {
+        comms.add(TaskLifecycle.ksoftirqdComm(c));
+      }
+    }
+    for (TaskSpec t : tasks) {
+      checkTask(t, comms);
+    }
+    built = true;
+    List<TaskSpec> bootTasks = new ArrayList<>(tasks);
+    for (KernelPatch p : patches) {
+      Patching k = new Patching(p.name(), comms, bootTasks);
+      p.apply(k);
+      k.applying = false;
+    }
+    KernelConfig config = new KernelConfig(machine, seed, scheduler, preemption, Optional.ofNullable(tracer), debug, hz,
+        ksoftirqd, bootTasks, irqActions, softirqHandlers, siteHooks, sysctls);
+    Kernel k = new Kernel(config);
+    k.boot(config);
+    return k;
+  }
+
+  private void checkPatches() {
     List<String> names = new ArrayList<>();
     for (KernelPatch p : patches) {
       if (names.contains(p.name())) {
@@ -288,87 +437,27 @@ public final class KernelBuilder {
         }
       }
     }
-    List<String> comms = new ArrayList<>();
-    for (int c = 0; c < machine.cpus(); c++) {
-      comms.add(TaskLifecycle.idleComm(c));
-      if (ksoftirqd) {
-        comms.add(TaskLifecycle.ksoftirqdComm(c));
-      }
+  }
+
+  /**
+   * The rules of a boot task, whoever adds it: a name no other boot task has (boot tasks are
+   * found by name: Kernel.task, the lab's probes; forked children may share their parent's
+   * comm, as fork() keeps it), and a CPU the machine has. Adds its name to {@code comms}.
+   */
+  private void checkTask(TaskSpec t, Set<String> comms) {
+    if (!comms.add(t.comm())) {
+      throw new IllegalArgumentException(
+          "two boot tasks named " + t.comm() + " (the kernel's own threads included): give each its own name");
     }
-    for (TaskSpec t : tasks) {
-      // Boot tasks are found by name (Kernel.task, the lab's probes); forked children may share
-      // their parent's comm, as fork() keeps it.
-      if (comms.contains(t.comm())) {
-        throw new IllegalArgumentException(
-            "two boot tasks named " + t.comm() + " (the kernel's own threads included): give each its own name");
-      }
-      comms.add(t.comm());
-      if (t.cpu() < 0 || t.cpu() >= machine.cpus()) {
-        throw new IllegalArgumentException(
-            t.comm() + ": no cpu" + t.cpu() + " on a " + machine.cpus() + "-CPU machine");
-      }
+    if (t.cpu() < 0 || t.cpu() >= machine.cpus()) {
+      throw new IllegalArgumentException(
+          t.comm() + ": no cpu" + t.cpu() + " on a " + machine.cpus() + "-CPU machine");
     }
-    built = true;
-    for (KernelPatch p : patches) {
-      p.apply(new Patching(p.name()));
-    }
-    Kernel k = new Kernel(this);
-    k.boot(this);
-    return k;
-  }
-
-  // Read by Kernel.
-  MachineSpec machineSpec() {
-    return machine;
-  }
-
-  long seed() {
-    return seed;
-  }
-
-  Scheduler schedulerOrFail() {
-    return scheduler;
-  }
-
-  PreemptionModel preemptionModel() {
-    return preemption;
-  }
-
-  Tracer tracer() {
-    return tracer;
-  }
-
-  DebugChecks debugChecks() {
-    return debug;
   }
 
   /** The timer frequency the kernel will have (HZ; {@link #DEFAULT_HZ} unless set). */
   public int hz() {
     return hz;
-  }
-
-  boolean ksoftirqd() {
-    return ksoftirqd;
-  }
-
-  List<TaskSpec> tasks() {
-    return Collections.unmodifiableList(tasks);
-  }
-
-  Map<Integer, Kernel.IrqAction> irqActions() {
-    return irqActions;
-  }
-
-  Map<Softirq, KernelPath> softirqHandlers() {
-    return softirqHandlers;
-  }
-
-  Map<Site, KernelPath> siteHooks() {
-    return siteHooks;
-  }
-
-  Map<String, Sysctl> sysctls() {
-    return sysctls;
   }
 
   /** The machine this builder builds for. */

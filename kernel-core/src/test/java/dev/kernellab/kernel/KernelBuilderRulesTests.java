@@ -6,15 +6,19 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What the builder refuses and what a patch may do while the kernel is built: request_irq's
  * line range and unshared lines (arch/i386/kernel/irq.c 2.4.17, without SA_SHIRQ), HZ within
  * what the PIT's 16-bit LATCH can divide (include/linux/timex.h), one attachment per type,
- * required and conflicting patches, and site hooks run in the order the patches were applied.
+ * required and conflicting patches, site hooks run in the order the patches were applied, a
+ * patch's boot tasks held to the rules of the builder's own, and the configuration syntax
+ * ({@code vanilla} or patch names joined by {@code +}).
  */
 class KernelBuilderRulesTests {
 
@@ -96,7 +100,11 @@ class KernelBuilderRulesTests {
   void hzMustLeaveTheLatchInSixteenBits() {
     assertThatIllegalArgumentException().isThrownBy(() -> up().hz(18))
         .withMessage("HZ must be 19..10000 (the PIT divisor is 16 bits), got 18");
-    assertThatIllegalArgumentException().isThrownBy(() -> up().hz(10_001));
+    assertThatIllegalArgumentException().isThrownBy(() -> up().hz(10_001))
+        .withMessage("HZ must be 19..10000 (the PIT divisor is 16 bits), got 10001");
+    assertThat(KernelBuilder.checkHz(19)).isEqualTo(19);
+    assertThatIllegalArgumentException().isThrownBy(() -> KernelBuilder.checkHz(0))
+        .withMessage("HZ must be 19..10000 (the PIT divisor is 16 bits), got 0");
     assertThat(up().hz(19).build().hz()).isEqualTo(19);
     assertThat(up().hz(10_000).build().hz()).isEqualTo(10_000);
     // LATCH = (1193180 + HZ/2) / HZ: 11932 at HZ 100, 65957 would not fit 16 bits at HZ 18
@@ -194,5 +202,143 @@ class KernelBuilderRulesTests {
         .isThrownBy(() -> up().declareSites(walk.sites()).patch(stray).build())
         .withMessage("patch stray hooks fs/test.c:walk#typo, a site no path of this kernel has"
             + " (declared: 1 sites, e.g. fs/test.c:walk#w)");
+  }
+
+  @TempDir Path services;
+
+  /** A patch that adds one boot task, {@code spec}. */
+  private static KernelPatch adding(String name, TaskSpec spec) {
+    return patch(name, List.of(), List.of(), k -> k.task(spec));
+  }
+
+  private static TaskSpec thread(String comm) {
+    return TaskSpec.kernelThread(comm, KernelPath.path("kernel/patch.c", comm).compute(MS).build());
+  }
+
+  @Test
+  void aPatchsTaskOnACpuTheMachineLacksIsRefusedNamingThePatch() {
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> up().patch(adding("kfoo", thread("kfood").onCpu(1))).build())
+        .withMessage("patch kfoo: kfood: no cpu1 on a 1-CPU machine");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> up().patch(adding("kfoo", thread("kfood").onCpu(-1))).build())
+        .withMessage("patch kfoo: kfood: no cpu-1 on a 1-CPU machine");
+    Kernel two = new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()).withCpus(2), 1)
+        .scheduler(new SimpleRoundRobinScheduler()).patch(adding("kfoo", thread("kfood").onCpu(1))).build();
+    assertThat(two.task("kfood")).get().extracting(Task::cpu).isEqualTo(1);
+  }
+
+  @Test
+  void aPatchsTaskWithABootTasksNameIsRefusedNamingThePatch() {
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> up().task(TaskSpec.user("B", RtcProbeRig.userHog())).patch(adding("kfoo", thread("B"))).build())
+        .withMessage("patch kfoo: two boot tasks named B (the kernel's own threads included): give each its own name");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> up().patch(adding("kfoo", thread("ksoftirqd_CPU0"))).build())
+        .withMessage("patch kfoo: two boot tasks named ksoftirqd_CPU0 (the kernel's own threads included):"
+            + " give each its own name");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> up().patch(adding("kfoo", thread("kd"))).patch(adding("kbar", thread("kd"))).build())
+        .withMessage("patch kbar: two boot tasks named kd (the kernel's own threads included): give each its own name");
+    // The builder's own tasks are checked before any patch runs, with the messages they always had.
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> up().task(TaskSpec.user("B", RtcProbeRig.userHog())).task(TaskSpec.user("B", RtcProbeRig.userHog()))
+            .patch(adding("kfoo", thread("kfood").onCpu(3))).build())
+        .withMessage("two boot tasks named B (the kernel's own threads included): give each its own name");
+  }
+
+  @Test
+  void aPatchsTasksStartAfterTheBuildersInTheOrderThePatchesWereApplied() {
+    Kernel k = up().ksoftirqd(false).patch(adding("kfoo", thread("kfood"))).task(TaskSpec.user("B", RtcProbeRig.userHog()))
+        .patch(adding("kbar", thread("kbard"))).build();
+    assertThat(k.allTasks()).extracting(Task::comm).containsExactly("B", "kfood", "kbard");
+  }
+
+  @Test
+  void aPatchChangesTheKernelOnlyWhileItIsApplied() {
+    List<KernelBuilder.Patching> kept = new ArrayList<>();
+    Kernel k = up().ksoftirqd(false).patch(patch("late", List.of(), List.of(), kept::add)).build();
+    KernelBuilder.Patching late = kept.get(0);
+    String refused = "patch late changed the kernel after it was applied: a patch changes the kernel only while apply() runs";
+    assertThatIllegalStateException().isThrownBy(() -> late.task(thread("klate"))).withMessage(refused);
+    assertThatIllegalStateException().isThrownBy(() -> late.sysctl("kernel/late", true)).withMessage(refused);
+    assertThatIllegalStateException().isThrownBy(() -> late.hookSite(new Site("fs/test.c", "walk", "w"), nop("hook")))
+        .withMessage(refused);
+    assertThatIllegalStateException().isThrownBy(() -> late.preemptionModel(PreemptionModel.VANILLA)).withMessage(refused);
+    assertThat(late.machine().cpus()).isEqualTo(1);
+    assertThat(k.allTasks()).isEmpty();
+    assertThat(k.sysctl("kernel/late")).isEmpty();
+  }
+
+  /** A registered patch of these tests, {@code alpha}. */
+  public static final class Alpha implements KernelPatchProvider {
+    @Override
+    public String name() {
+      return "alpha";
+    }
+
+    @Override
+    public String description() {
+      return "a test's patch that changes nothing";
+    }
+
+    @Override
+    public KernelPatch create() {
+      return patch("alpha", List.of(), List.of(), k -> {});
+    }
+  }
+
+  /** A registered patch of these tests, {@code beta}. */
+  public static final class Beta implements KernelPatchProvider {
+    @Override
+    public String name() {
+      return "beta";
+    }
+
+    @Override
+    public String description() {
+      return "another";
+    }
+
+    @Override
+    public KernelPatch create() {
+      return patch("beta", List.of(), List.of(), k -> {});
+    }
+  }
+
+  @Test
+  void aConfigurationIsVanillaOrRegisteredPatchNamesJoinedByPlus() {
+    ServiceRegistrations patches = ServiceRegistrations.in(services).register(KernelPatchProvider.class, Beta.class, Alpha.class);
+    assertThat(KernelBuilder.configurationPatches("vanilla")).isEmpty();
+    assertThat(patches.run(() -> KernelBuilder.configurationPatches("beta+alpha"))).containsExactly("beta", "alpha");
+    assertThat(patches.run(() -> up().configuration("alpha+beta").patchNames())).containsExactly("alpha", "beta");
+    assertThat(patches.run(() -> up().configuration("vanilla").patchNames())).isEmpty();
+    String[][] refused = {
+      {"", "empty kernel configuration: vanilla, or patch names joined by '+' (preempt+lowlat)"},
+      {" ", "empty kernel configuration: vanilla, or patch names joined by '+' (preempt+lowlat)"},
+      {"alpha+gamma", "configuration 'alpha+gamma': unknown patch 'gamma'; known: alpha, beta; or vanilla for none"},
+      {"alpha+alpha", "configuration 'alpha+alpha': patch 'alpha' twice"},
+      {"alpha+", "configuration 'alpha+': patch name '': a patch name is a lower-case letter, then lower-case"
+          + " letters, digits, '_' or '-'"},
+      {"alpha,beta", "configuration 'alpha,beta': patch name 'alpha,beta': a patch name is a lower-case letter,"
+          + " then lower-case letters, digits, '_' or '-'"},
+      {"vanilla+alpha", "configuration 'vanilla+alpha': vanilla is the kernel without patches, not a patch to"
+          + " join with '+'"},
+    };
+    for (String[] r : refused) {
+      assertThatIllegalArgumentException().as("'%s'", r[0])
+          .isThrownBy(() -> patches.run(() -> KernelBuilder.configurationPatches(r[0]))).withMessage(r[1]);
+    }
+    assertThatIllegalArgumentException().isThrownBy(() -> KernelBuilder.configurationPatches(null))
+        .withMessage("empty kernel configuration: vanilla, or patch names joined by '+' (preempt+lowlat)");
+    assertThatIllegalArgumentException().isThrownBy(() -> KernelBuilder.configurationPatches("alpha"))
+        .withMessage("configuration 'alpha': unknown patch 'alpha'; known: none on the class path; or vanilla for none");
+  }
+
+  @Test
+  void thePatchNameRuleIsOneCheckForBuilderAndConfiguration() {
+    assertThat(KernelBuilder.checkPatchName("ll-preempt")).isEqualTo("ll-preempt");
+    assertThatIllegalArgumentException().isThrownBy(() -> KernelBuilder.checkPatchName("Preempt"))
+        .withMessage("patch name 'Preempt': a patch name is a lower-case letter, then lower-case letters, digits, '_' or '-'");
   }
 }

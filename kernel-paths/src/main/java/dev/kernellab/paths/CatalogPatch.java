@@ -11,10 +11,19 @@ import java.util.Optional;
  * {@link Kernel24Paths#install} attached to the builder
  * ({@code KernelBuilder.Patching#attachment(Kernel24Paths.class)}).
  *
- * <p>Implementations: {@code LowLatencyPatch} (module lowlatency).
+ * <p>What it does at each site is also what the site table shows ({@link CatalogTable#sites},
+ * {@code kernel-lab list sites}, which gives a column to every registered patch that is a
+ * {@code CatalogPatch}), and the patch contract checks that it names exactly the sites the
+ * patch hooks.
+ *
+ * <p>Implementations: {@code LowLatencyPatch} (module lowlatency), {@code LockBreakPatch}
+ * (module lockbreak).
  */
 public interface CatalogPatch extends KernelPatch {
 
-  /** What this patch does at {@code site}, in one line, or empty if it leaves it alone. */
+  /**
+   * What this patch does at {@code site}, in one line, or empty if it leaves it alone; answered
+   * without a kernel, so that a listing can ask a patch the registry has just created.
+   */
   Optional<String> change(Site site);
 }

@@ -2,6 +2,7 @@ package dev.kernellab.lab;
 
 import com.sun.management.ThreadMXBean;
 import dev.kernellab.kernel.Kernel;
+import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.workloads.Workloads;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -120,10 +121,9 @@ final class BenchCommand implements Callable<Integer> {
     long warmupNs = Durations.parse(warmup);
     List<Experiment> es = new ArrayList<>();
     for (String w : workloads) {
-      if (!Workloads.names().contains(w.trim())) {
-        throw new IllegalArgumentException("unknown workload '" + w + "' (one of " + String.join(", ", Workloads.names()) + ")");
-      }
+      Experiment.option("--workloads", () -> Workloads.REGISTRY.get(w.trim()));
       for (String c : configs) {
+        Experiment.option("--configs", () -> KernelBuilder.configurationPatches(c.trim()));
         es.add(new Experiment(w.trim(), c.trim(), scheduler, cpus, 100, durationNs, 1, false));
       }
     }

@@ -1,5 +1,6 @@
 package dev.kernellab.lab;
 
+import dev.kernellab.kernel.KernelBuilder;
 import picocli.CommandLine.Option;
 
 /** The options every run command takes. */
@@ -10,7 +11,7 @@ final class CommonOptions {
   String workload;
 
   @Option(names = "--scheduler", defaultValue = "goodness", paramLabel = "NAME",
-      description = "goodness (2.4.17) or o1 (Ingo Molnar's O(1), 2.5.5). Default: ${DEFAULT-VALUE}.")
+      description = "The scheduler (kernel-lab list schedulers). Default: ${DEFAULT-VALUE}.")
   String scheduler;
 
   @Option(names = "--cpus", defaultValue = "1", paramLabel = "N",
@@ -52,8 +53,12 @@ final class CommonOptions {
         + (debugChecks ? " --debug-checks" : "");
   }
 
-  /** The experiment these options describe, under {@code config}. */
-  Experiment experiment(String config) {
+  /**
+   * The experiment these options describe, under {@code config}, which the option
+   * {@code configOption} ({@code --config} or {@code --configs}) gave.
+   */
+  Experiment experiment(String configOption, String config) {
+    Experiment.option(configOption, () -> KernelBuilder.configurationPatches(config));
     return new Experiment(workload, config, scheduler, cpus, hz, Durations.parse(duration), seed, debugChecks);
   }
 }

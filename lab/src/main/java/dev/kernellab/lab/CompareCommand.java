@@ -60,7 +60,7 @@ final class CompareCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     List<Experiment> es = new ArrayList<>();
     for (String c : configs) {
-      es.add(common.experiment(c.trim()));
+      es.add(common.experiment("--configs", c.trim()));
     }
     int w = workers == null ? Runtime.getRuntime().availableProcessors() : workers;
     if (w < 1) {

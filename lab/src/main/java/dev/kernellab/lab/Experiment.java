@@ -1,16 +1,18 @@
 package dev.kernellab.lab;
 
 import dev.kernellab.hw.MachineSpec;
-import dev.kernellab.kernel.KernelPatchProvider;
+import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.workloads.Workloads;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * One run of the lab: which workload on which machine under which kernel, for how long, from
- * which seed. Validated on construction: a bad name or an impossible machine is one clear
- * {@link IllegalArgumentException}, never a half-built kernel.
+ * which seed. Validated on construction by the rules of the modules that own them (the
+ * registries, {@link KernelBuilder#configurationPatches}, {@link KernelBuilder#checkHz},
+ * {@link MachineSpec#checkCpus}): a bad name or an impossible machine is one clear
+ * {@link IllegalArgumentException} that names the command-line option, never a half-built
+ * kernel.
  *
  * @param workload a {@link Workloads} name
  * @param config {@code vanilla} or patch names joined by {@code +} ({@code preempt+lowlat})
@@ -27,50 +29,28 @@ public record Experiment(
 
   /** Validates every field against what exists. */
   public Experiment {
-    if (!Workloads.names().contains(workload)) {
-      throw new IllegalArgumentException(
-          "unknown workload '" + workload + "' (one of " + String.join(", ", Workloads.names()) + ")");
-    }
-    if (SchedulerProvider.all().stream().noneMatch(p -> p.name().equals(scheduler))) {
-      List<String> names = new ArrayList<>();
-      SchedulerProvider.all().forEach(p -> names.add(p.name()));
-      throw new IllegalArgumentException(
-          "unknown scheduler '" + scheduler + "' (one of " + String.join(", ", names) + ")");
-    }
-    patches(config);
-    if (cpus < 1 || cpus > MachineSpec.MAX_CPUS) {
-      throw new IllegalArgumentException("--cpus must be 1.." + MachineSpec.MAX_CPUS + ", got " + cpus);
-    }
-    if (hz < 19 || hz > 10_000) {
-      throw new IllegalArgumentException("--hz must be 19..10000 (the PIT divisor is 16 bits), got " + hz);
-    }
+    option("--workload", () -> Workloads.REGISTRY.get(workload));
+    option("--scheduler", () -> SchedulerProvider.REGISTRY.get(scheduler));
+    // Named by its value ("configuration 'x': ..."): the command that read it says which of
+    // --config or --configs it was (CommonOptions.experiment), a results file does not.
+    KernelBuilder.configurationPatches(config);
+    option("--cpus", () -> MachineSpec.checkCpus(cpus));
+    option("--hz", () -> KernelBuilder.checkHz(hz));
     if (durationNs <= 0) {
       throw new IllegalArgumentException("--duration must be positive");
     }
   }
 
-  /** The patches of {@code config} in order; {@code vanilla} is none. */
-  public static List<String> patches(String config) {
-    if (config == null || config.isBlank()) {
-      throw new IllegalArgumentException("empty kernel configuration (use vanilla or patch+patch)");
+  /**
+   * What {@code check} returns; its refusal, an {@link IllegalArgumentException} worded by the
+   * module that owns the rule, prefixed with the command-line {@code option} it concerns.
+   */
+  static <T> T option(String option, Supplier<T> check) {
+    try {
+      return check.get();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
     }
-    if (config.equals("vanilla")) {
-      return List.of();
-    }
-    List<String> known = new ArrayList<>();
-    KernelPatchProvider.all().forEach(p -> known.add(p.name()));
-    List<String> out = new ArrayList<>();
-    for (String name : config.split("\\+", -1)) {
-      if (!known.contains(name)) {
-        throw new IllegalArgumentException("unknown patch '" + name + "' in configuration '" + config
-            + "' (patches: " + String.join(", ", known) + "; or vanilla)");
-      }
-      if (out.contains(name)) {
-        throw new IllegalArgumentException("patch '" + name + "' twice in '" + config + "'");
-      }
-      out.add(name);
-    }
-    return out;
   }
 
   /** The same run under another configuration. */

@@ -35,9 +35,7 @@ final class ExperimentRunner {
             .debugChecks(e.debugChecks() ? DebugChecks.all() : DebugChecks.none());
     paths.install(b);
     paths.installDaemons(b);
-    for (String patch : Experiment.patches(e.config())) {
-      b.patch(patch);
-    }
+    b.configuration(e.config());
     Workload.Run run = Workloads.create(e.workload()).install(paths, b);
     LatencyAnatomy anatomy = LatencyAnatomy.attach(b, run);
     if (extra != null) {

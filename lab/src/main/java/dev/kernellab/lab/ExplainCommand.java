@@ -49,7 +49,7 @@ final class ExplainCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--worst must be 1..8, got " + worst);
     }
     PrintWriter out = spec.commandLine().getOut();
-    Experiment e = common.experiment(config);
+    Experiment e = common.experiment("--config", config);
     ConfigResult r = Runs.runAll(List.of(e), 1, common.quiet, spec.commandLine().getErr()).get(0);
     out.printf(Locale.ROOT, "kernel-lab explain: %s under %s, %d CPU%s, %s, %s, seed %d%n%n",
         e.workload(), e.config(), e.cpus(), e.cpus() == 1 ? "" : "s", e.scheduler(),

@@ -1,11 +1,14 @@
 package dev.kernellab.lab;
 
+import dev.kernellab.kernel.KernelPatch;
 import dev.kernellab.kernel.KernelPatchProvider;
 import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.paths.CatalogPatch;
 import dev.kernellab.paths.CatalogTable;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.workloads.Workloads;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -41,8 +44,19 @@ final class ListCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static List<dev.kernellab.paths.CatalogPatch> patches() {
-    return List.of(dev.kernellab.lowlat.LowLatencyPatch.unbound());
+  /**
+   * Every registered patch that says what it does at the catalog's sites (a {@link CatalogPatch}),
+   * in the registry's order: a plug-in's column appears as a built-in one's does.
+   */
+  private static List<CatalogPatch> patches() {
+    List<CatalogPatch> out = new ArrayList<>();
+    for (KernelPatchProvider p : KernelPatchProvider.all()) {
+      KernelPatch patch = p.create();
+      if (patch instanceof CatalogPatch c) {
+        out.add(c);
+      }
+    }
+    return out;
   }
 
   private static void lines(List<String> rows, PrintWriter out) {

@@ -5,8 +5,10 @@ import java.util.List;
 /**
  * The sweep's built-in engine: every cell on a thread pool of this JVM, one simulation per
  * thread, with the progress line and Ctrl-C handling of the other commands ({@link Runs}).
+ * Registered as {@code local} in the lab's {@code META-INF/services/dev.kernellab.lab.SweepEngine},
+ * as any engine is; public for {@link java.util.ServiceLoader} only.
  */
-final class LocalSweepEngine implements SweepEngine {
+public final class LocalSweepEngine implements SweepEngine {
 
   static final String NAME = "local";
 

@@ -45,7 +45,7 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    Experiment e = common.experiment(config);
+    Experiment e = common.experiment("--config", config);
     report.check();
     ConfigResult r = Runs.runAll(List.of(e), 1, common.quiet, spec.commandLine().getErr()).get(0);
     ProbeResult p = r.result().probes().get(0);

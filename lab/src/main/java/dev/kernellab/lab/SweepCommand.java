@@ -81,7 +81,7 @@ final class SweepCommand implements Callable<Integer> {
     List<Experiment> es = new ArrayList<>();
     for (String c : configs) {
       for (long s : seedList) {
-        es.add(common.experiment(c.trim()).withSeed(s));
+        es.add(common.experiment("--configs", c.trim()).withSeed(s));
       }
     }
     SweepEngine eng = SweepEngine.named(engine);

@@ -1,16 +1,16 @@
 package dev.kernellab.lab;
 
+import dev.kernellab.kernel.Registry;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.ServiceLoader;
 
 /**
  * Runs the cells of a {@code kernel-lab sweep}: the built-in {@code local} engine runs them on a
  * thread pool of this JVM; other engines ({@code spark}, in the {@code lab-spark} module) are
- * found through {@link ServiceLoader} by {@link #name()}, so the lab never depends on them.
+ * found by {@link #name()} in {@link #REGISTRY}, kernel-core's {@link Registry} that also finds
+ * schedulers, patches and workloads, so the lab never depends on them.
  *
  * <p>What an engine must do: run every cell it is given, each as one single-threaded simulation
  * ({@link CellJson#run} does exactly that for one cell), and tell the listener each cell's
@@ -21,13 +21,17 @@ import java.util.ServiceLoader;
  * table, so the output is the same whichever engine ran the cells.
  *
  * <pre>
- * // META-INF/services/dev.kernellab.lab.SweepEngine
+ * // META-INF/services/dev.kernellab.lab.SweepEngine (lab-spark's; the lab's lists local)
  * dev.kernellab.spark.SparkSweepEngine
  * </pre>
  */
-public interface SweepEngine {
+public interface SweepEngine extends Registry.Provider {
+
+  /** Every registered engine, sorted by name; the lab itself registers {@code local}. */
+  Registry<SweepEngine> REGISTRY = Registry.sorted("engine", SweepEngine.class);
 
   /** The name users pass to {@code --engine}. */
+  @Override
   String name();
 
   /**
@@ -54,22 +58,20 @@ public interface SweepEngine {
    */
   record Options(OptionalInt workers, Optional<String> master, boolean quiet, PrintWriter err) {}
 
-  /** The engine registered as {@code name}: {@code local}, or one found by {@link ServiceLoader}. */
+  /**
+   * The engine registered as {@code name}.
+   *
+   * @throws IllegalArgumentException naming the known engines if there is none such
+   */
   static SweepEngine named(String name) {
-    if (name.equals(LocalSweepEngine.NAME)) {
-      return new LocalSweepEngine();
-    }
-    List<String> known = new ArrayList<>(List.of(LocalSweepEngine.NAME));
-    for (SweepEngine e : ServiceLoader.load(SweepEngine.class)) {
-      if (e.name().equals(name)) {
-        return e;
-      }
-      known.add(e.name());
+    Optional<SweepEngine> found = REGISTRY.find(name);
+    if (found.isPresent()) {
+      return found.get();
     }
     if (name.equals("spark")) {
       throw new IllegalArgumentException("--engine spark: lab-spark is not on the class path (run ./kernel-lab,"
           + " which builds it, or spark-submit lab-spark/target/kernel-lab-spark.jar)");
     }
-    throw new IllegalArgumentException("unknown engine '" + name + "' (one of " + String.join(", ", known) + ")");
+    return REGISTRY.get(name);
   }
 }

@@ -67,7 +67,7 @@ final class TraceCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    Experiment e = common.experiment(config);
+    Experiment e = common.experiment("--config", config);
     long from = 0;
     long to = Long.MAX_VALUE;
     String what = "the whole run";

@@ -88,6 +88,50 @@ class CommandLineTests {
     assertThat(o.out().lines().count()).isGreaterThan(1);
   }
 
+  /**
+   * Every registered patch that says what it does at the catalog's sites gets a column, in the
+   * registry's order, the lab naming none of them: lockbreak, a plug-in, as lowlat.
+   */
+  @Test
+  void listSitesShowsEveryRegisteredCatalogPatchsSites() {
+    Outcome o = run("list", "sites");
+    assertThat(o.code()).as(o.err()).isZero();
+    java.util.List<String> lines = o.out().lines().toList();
+    assertThat(lines.get(0)).isEqualTo("| site | vanilla 2.4.17 | lockbreak | lowlat |");
+    assertThat(lines.get(1)).isEqualTo("|---|---|---|---|");
+    assertThat(lines).contains(
+        "| fs/dcache.c:prune_dcache | - | break_spin_lock (dcache_lock) if need_resched, every 101, +0 ns"
+            + " | lock break (dcache_lock), TEST_RESCHED_COUNT(100) [sysctl], +0 ns |",
+        "| mm/filemap.c:do_generic_file_read#found_page | - | - | conditional_schedule |",
+        "| kernel/exit.c:close_files | - | break_spin_lock_and_resched (kernel_flag) if need_resched, +0 ns"
+            + " | lock break (kernel_flag), +0 ns |");
+    assertThat(lines).hasSize(2 + dev.kernellab.paths.Kernel24Paths.withDefaults().sites().size());
+  }
+
+  /** The messages users get: one line, from the rule's own module, naming the option. */
+  @Test
+  void badInputNamesTheOptionWithTheRulesOwnWords() {
+    String[][] cases = {
+      {"compare --workload nope", "kernel-lab: --workload: unknown workload 'nope'; known: stress, latencytest, dbench,"
+          + " kbuild, idle, cyclictest"},
+      {"compare --scheduler cfs", "kernel-lab: --scheduler: unknown scheduler 'cfs'; known: goodness, o1"},
+      {"compare --cpus 0", "kernel-lab: --cpus: a machine has 1..32 CPUs, got 0"},
+      {"compare --hz 5", "kernel-lab: --hz: HZ must be 19..10000 (the PIT divisor is 16 bits), got 5"},
+      {"compare --configs vanilla,bogus", "kernel-lab: --configs: configuration 'bogus': unknown patch 'bogus'; known:"
+          + " apm-test, lockbreak, lowlat, preempt; or vanilla for none"},
+      {"trace --config preempt+preempt", "kernel-lab: --config: configuration 'preempt+preempt': patch 'preempt' twice"},
+      {"bench --configs vanilla+nope", "kernel-lab: --configs: configuration 'vanilla+nope': vanilla is the kernel"
+          + " without patches, not a patch to join with '+'"},
+      {"bench --workloads bogus", "kernel-lab: --workloads: unknown workload 'bogus'; known: stress, latencytest,"
+          + " dbench, kbuild, idle, cyclictest"},
+    };
+    for (String[] c : cases) {
+      Outcome o = run(c[0].split(" "));
+      assertThat(o.code()).as(c[0]).isEqualTo(2);
+      assertThat(o.err().lines()).as(c[0]).containsExactly(c[1]);
+    }
+  }
+
   @Test
   void badInputGetsOneLineAndExitTwo() {
     String[][] bad = {

@@ -102,7 +102,31 @@ class SweepResultsTests {
 
     Outcome unknown = sweep("1", "--engine", "mpi");
     assertThat(unknown.code()).isEqualTo(2);
-    assertThat(unknown.err().lines()).containsExactly("kernel-lab: unknown engine 'mpi' (one of local)");
+    assertThat(unknown.err().lines()).containsExactly("kernel-lab: unknown engine 'mpi'; known: local");
+  }
+
+  /** A second engine of a name already registered: a packaging mistake, refused naming both. */
+  public static final class AnotherLocal implements SweepEngine {
+    @Override
+    public String name() {
+      return "local";
+    }
+
+    @Override
+    public void run(List<Experiment> cells, Options options, Listener listener) {
+      throw new UnsupportedOperationException("never run");
+    }
+  }
+
+  @Test
+  void theLocalEngineIsRegisteredAsAnyEngineIsAndOnlyOnce(@TempDir Path dir) {
+    assertThat(SweepEngine.REGISTRY.names()).containsExactly("local");
+    assertThat(SweepEngine.named("local")).isInstanceOf(LocalSweepEngine.class);
+    org.assertj.core.api.Assertions.assertThatIllegalStateException()
+        .isThrownBy(() -> dev.kernellab.kernel.ServiceRegistrations.in(dir)
+            .register(SweepEngine.class, AnotherLocal.class).run(() -> SweepEngine.named("local")))
+        .withMessage("engine 'local' registered twice, by " + LocalSweepEngine.class.getName() + " and "
+            + AnotherLocal.class.getName());
   }
 
   @Test

@@ -2,9 +2,13 @@ package dev.kernellab.lockbreak;
 
 import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.KernelPatch;
+import dev.kernellab.kernel.Site;
+import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.paths.CatalogPatch;
 import dev.kernellab.paths.Kernel24Paths;
+import dev.kernellab.paths.Locks;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Models Robert Love's lock-break patch for 2.4 (lock-break-rml-2.4.17-2 and -2.4.18-1,
@@ -28,7 +32,7 @@ import java.util.List;
  * }</pre>
  */
 @Models(file = "include/linux/lock_break.h", function = "break_spin_lock", version = LockBreakPatch.VERSION)
-public final class LockBreakPatch implements KernelPatch {
+public final class LockBreakPatch implements CatalogPatch {
 
   /** The name the patch is registered under. */
   public static final String NAME = "lockbreak";
@@ -76,6 +80,24 @@ public final class LockBreakPatch implements KernelPatch {
     for (BrokenSite s : table) {
       kernel.hookSite(s.site(), BreakSpinLock.hook(s, s.locks().apply(catalog.locks())));
     }
+  }
+
+  /**
+   * The hunk at {@code site} in one line, as {@code kernel-lab list sites} shows it: the macro,
+   * the locks by their kernel names, the test and the count, what the walk costs to pick up.
+   */
+  @Override
+  public Optional<String> change(Site site) {
+    for (BrokenSite s : table) {
+      if (s.site().equals(site)) {
+        // lock names only: a Locks of its own, as no kernel is being built
+        List<String> locks = s.locks().apply(new Locks()).stream().map(SpinLock::name).toList();
+        return Optional.of(s.macro().kernelName() + " (" + String.join(", ", locks) + ")"
+            + (s.onlyIfNeedResched() ? " if need_resched" : "") + (s.every() > 1 ? ", every " + s.every() : "")
+            + ", +" + s.revalidateNs() + " ns");
+      }
+    }
+    return Optional.empty();
   }
 
   @Override

@@ -13,6 +13,7 @@ import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.Tracer;
+import dev.kernellab.paths.CatalogPatch;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.workloads.Workload;
 import dev.kernellab.workloads.WorkloadResult;
@@ -32,7 +33,8 @@ import org.junit.jupiter.api.Test;
  * <ul>
  *   <li>the registry: a patch registered by name creates patches of that name;
  *   <li>sites: every hook it installs is at a site the catalog's paths have, and it hooks at
- *       least one if {@link #hooksSites()};
+ *       least one if {@link #hooksSites()}; a {@link CatalogPatch} describes exactly the sites it
+ *       hooks, so that the site table ({@code kernel-lab list sites}) tells the truth;
  *   <li>composition: with {@code preempt} too (unless it conflicts with it) under both
  *       schedulers, on one CPU and two, the kernel runs with its invariants intact;
  *   <li>locks: no spinlock stays held for {@link #MAX_HOLD_NS} or more;
@@ -87,6 +89,24 @@ public abstract class PatchContract {
   }
 
   @Test
+  void aCatalogPatchDescribesExactlyTheSitesItHooks() {
+    if (!(patch() instanceof CatalogPatch c)) {
+      return;
+    }
+    Composed with = compose("goodness", 1, 1, List.of(), null, true);
+    Composed others = compose("goodness", 1, 1, List.of(), null, false); // what it requires, alone
+    for (Site s : with.paths.sites()) {
+      boolean hooked = with.kernel.hookAt(s).isPresent();
+      boolean hookedByOthers = others.kernel.hookAt(s).isPresent();
+      if (c.change(s).isPresent()) {
+        assertThat(hooked).as("%s describes %s: it must hook it", c.name(), s.key()).isTrue();
+      } else {
+        assertThat(hooked && !hookedByOthers).as("%s hooks %s: it must describe it", c.name(), s.key()).isFalse();
+      }
+    }
+  }
+
+  @Test
   void itComposesWithPreemptUnderBothSchedulersOnOneAndTwoCpus() {
     KernelPatch p = patch();
     List<String> extra = new ArrayList<>();
@@ -133,6 +153,10 @@ public abstract class PatchContract {
   record Composed(Kernel kernel, Kernel24Paths paths, Workload.Run run, long runNs) {}
 
   private Composed compose(String scheduler, int cpus, long seed, List<String> extra, Tracer tracer) {
+    return compose(scheduler, cpus, seed, extra, tracer, true);
+  }
+
+  private Composed compose(String scheduler, int cpus, long seed, List<String> extra, Tracer tracer, boolean withPatch) {
     Kernel24Paths paths = Kernel24Paths.withDefaults();
     KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor().withCpus(cpus), seed)
         .scheduler(SchedulerProvider.create(scheduler));
@@ -144,7 +168,9 @@ public abstract class PatchContract {
     for (String o : others) {
       b.patch(o);
     }
-    b.patch(p);
+    if (withPatch) {
+      b.patch(p);
+    }
     Workload.Run run = Workloads.create("stress").install(paths, b);
     if (tracer != null) {
       b.tracer(tracer);

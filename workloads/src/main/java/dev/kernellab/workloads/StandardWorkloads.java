@@ -11,11 +11,86 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
-/** The compositions the registry names: probes and loads with their defaults. */
+/**
+ * The compositions the registry names: probes and loads with their defaults, and their
+ * providers, which this module's {@code META-INF/services/dev.kernellab.workloads.WorkloadProvider}
+ * lists.
+ */
 final class StandardWorkloads {
 
   private StandardWorkloads() {}
+
+  /** A provider of one of these workloads. */
+  private abstract static class Standard implements WorkloadProvider {
+    private final String name;
+    private final String description;
+    private final Supplier<Workload> factory;
+
+    Standard(String name, String description, Supplier<Workload> factory) {
+      this.name = name;
+      this.description = description;
+      this.factory = factory;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public String description() {
+      return description;
+    }
+
+    @Override
+    public Workload create() {
+      return factory.get();
+    }
+  }
+
+  /** Registers {@code stress}. */
+  public static final class StressProvider extends Standard {
+    public StressProvider() {
+      super("stress", STRESS_DESCRIPTION, StandardWorkloads::stress);
+    }
+  }
+
+  /** Registers {@code latencytest}. */
+  public static final class LatencytestProvider extends Standard {
+    public LatencytestProvider() {
+      super("latencytest", LATENCYTEST_DESCRIPTION, StandardWorkloads::latencytest);
+    }
+  }
+
+  /** Registers {@code dbench}, with {@link Dbench#DEFAULT_CLIENTS} clients. */
+  public static final class DbenchProvider extends Standard {
+    public DbenchProvider() {
+      super("dbench", DBENCH_DESCRIPTION, () -> dbench(Dbench.DEFAULT_CLIENTS));
+    }
+  }
+
+  /** Registers {@code kbuild}, with {@link KernelBuild#DEFAULT_JOBS} jobs. */
+  public static final class KbuildProvider extends Standard {
+    public KbuildProvider() {
+      super("kbuild", KBUILD_DESCRIPTION, () -> kbuild(KernelBuild.DEFAULT_JOBS));
+    }
+  }
+
+  /** Registers {@code idle}. */
+  public static final class IdleProvider extends Standard {
+    public IdleProvider() {
+      super("idle", IDLE_DESCRIPTION, StandardWorkloads::idle);
+    }
+  }
+
+  /** Registers {@code cyclictest}: one thread at {@link #CYCLICTEST_INTERVAL_NS}. */
+  public static final class CyclictestProvider extends Standard {
+    public CyclictestProvider() {
+      super("cyclictest", CYCLICTEST_DESCRIPTION, () -> cyclictest(1, CYCLICTEST_INTERVAL_NS));
+    }
+  }
 
   static final String STRESS_DESCRIPTION =
       "Red Hat stress-kernel (NFS compile over loopback, ttcp, FIFOs and mmap, FPU, fs churn,"

@@ -1,12 +1,11 @@
 package dev.kernellab.workloads;
 
-import java.util.ArrayList;
-import java.util.Collections;
+import dev.kernellab.kernel.Registry;
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
- * The registry of named workloads, in a fixed order, names checked unique at load:
+ * The registry of named workloads, {@link #REGISTRY}, in a fixed order that this class states
+ * ({@link #ORDER}) and the registry checks:
  *
  * <pre>
  * stress       the Red Hat stress-kernel mix, with realfeel (the default)
@@ -16,55 +15,48 @@ import java.util.function.Supplier;
  * idle         realfeel alone on an otherwise idle machine
  * cyclictest   cyclictest's timer probe (one thread, 10 ms) under the stress mix
  * </pre>
+ *
+ * <p>A workload of another module is listed after these, by name, once it registers a
+ * {@link WorkloadProvider}.
  */
 public final class Workloads {
 
   private Workloads() {}
 
-  private record Entry(String name, String description, Supplier<Workload> factory) {}
+  /**
+   * The order of the listing and of error messages, stated here rather than left to the class
+   * path: the default first, and the same order in a reactor build, a shaded jar and a Spark
+   * executor.
+   */
+  public static final List<String> ORDER = List.of("stress", "latencytest", "dbench", "kbuild", "idle", "cyclictest");
 
-  private static final List<Entry> ENTRIES = List.of(
-      new Entry("stress", StandardWorkloads.STRESS_DESCRIPTION, StandardWorkloads::stress),
-      new Entry("latencytest", StandardWorkloads.LATENCYTEST_DESCRIPTION, StandardWorkloads::latencytest),
-      new Entry("dbench", StandardWorkloads.DBENCH_DESCRIPTION, () -> StandardWorkloads.dbench(Dbench.DEFAULT_CLIENTS)),
-      new Entry("kbuild", StandardWorkloads.KBUILD_DESCRIPTION, () -> StandardWorkloads.kbuild(KernelBuild.DEFAULT_JOBS)),
-      new Entry("idle", StandardWorkloads.IDLE_DESCRIPTION, StandardWorkloads::idle),
-      new Entry("cyclictest", StandardWorkloads.CYCLICTEST_DESCRIPTION,
-          () -> StandardWorkloads.cyclictest(1, StandardWorkloads.CYCLICTEST_INTERVAL_NS)));
-
-  static {
-    List<String> seen = new ArrayList<>();
-    for (Entry e : ENTRIES) {
-      if (seen.contains(e.name())) {
-        throw new IllegalStateException("workload '" + e.name() + "' registered twice");
-      }
-      seen.add(e.name());
-    }
-  }
+  /** Every registered workload: {@link #ORDER}, then any other by name. */
+  public static final Registry<WorkloadProvider> REGISTRY =
+      Registry.ordered("workload", WorkloadProvider.class, ORDER);
 
   /** The workloads' names, in registry order. */
   public static List<String> names() {
-    List<String> out = new ArrayList<>();
-    ENTRIES.forEach(e -> out.add(e.name()));
-    return Collections.unmodifiableList(out);
+    return REGISTRY.names();
   }
 
   /** One line per workload: name and description. */
   public static List<String> descriptions() {
-    List<String> out = new ArrayList<>();
-    ENTRIES.forEach(e -> out.add(e.name() + ": " + e.description()));
-    return Collections.unmodifiableList(out);
+    return REGISTRY.all().stream().map(p -> p.name() + ": " + p.description()).toList();
   }
 
-  /** A new instance of the workload named {@code name}, with its defaults. */
+  /**
+   * A new instance of the workload named {@code name}, with its defaults.
+   *
+   * @throws IllegalArgumentException naming the known workloads if there is none such
+   */
   public static Workload create(String name) {
-    for (Entry e : ENTRIES) {
-      if (e.name().equals(name)) {
-        return e.factory().get();
-      }
+    WorkloadProvider p = REGISTRY.get(name);
+    Workload w = p.create();
+    if (!w.name().equals(name)) {
+      throw new IllegalStateException("workload provider " + p.getClass().getName() + " is registered as '" + name
+          + "' but creates workload '" + w.name() + "'");
     }
-    throw new IllegalArgumentException(
-        "no workload '" + name + "' (one of " + String.join(", ", names()) + ")");
+    return w;
   }
 
   /** dbench with {@code clients} clients and realfeel. */

@@ -44,7 +44,7 @@ class WorkloadCompositionTests {
     }
     assertThatIllegalArgumentException()
         .isThrownBy(() -> Workloads.create("lmbench"))
-        .withMessage("no workload 'lmbench' (one of stress, latencytest, dbench, kbuild, idle, cyclictest)");
+        .withMessage("unknown workload 'lmbench'; known: stress, latencytest, dbench, kbuild, idle, cyclictest");
   }
 
   @Test
