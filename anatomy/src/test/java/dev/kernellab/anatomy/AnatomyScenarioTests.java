@@ -35,6 +35,11 @@ class AnatomyScenarioTests {
 
   /** The worst sample when B runs the system call {@code k}, with the preempt patch or not. */
   static SampleAnatomy worst(KernelPath k, boolean preempt) {
+    return worstWith(k, preempt, b -> { });
+  }
+
+  /** {@link #worst}, with {@code more} applied to the builder before it builds. */
+  static SampleAnatomy worstWith(KernelPath k, boolean preempt, java.util.function.Consumer<KernelBuilder> more) {
     Kernel24Paths paths = Kernel24Paths.withDefaults();
     KernelPath b = KernelPath.userProgram("B").syscall(k)
         .loop("spin", Long.MAX_VALUE, x -> x.compute(MS)).build();
@@ -49,6 +54,7 @@ class AnatomyScenarioTests {
     if (preempt) {
       kb.patch(new PreemptKernelPatch());
     }
+    more.accept(kb);
     realfeel.listen(anatomy);
     Kernel kernel = kb.build();
     // One interrupt, at 1 ms (the probe's RTC rate is never set, so this is the only one).
@@ -195,6 +201,55 @@ class AnatomyScenarioTests {
       assertThat(d.ns()).isEqualTo(3 * MS);
       assertThat(d.iterations()).isEqualTo(3);
       assertThat(d.task().comm()).isEqualTo("B");
+    });
+  }
+
+  @Test
+  void aPreemptibleKernelNamesThePreemptCountTheBottomHalvesAndTheBigKernelLock() {
+    KernelPath pd = KernelPath.path("scenario/pd.c", "K").preemptDisable().compute(4 * MS).preemptEnable().build();
+    assertThat(worst(pd, true).culprit()).isInstanceOfSatisfying(Cause.PreemptCountHeld.class, c -> {
+      assertThat(c.depth()).isEqualTo(1);
+      assertThat(c.ns()).isEqualTo(3 * MS);
+    });
+    KernelPath bh = KernelPath.path("scenario/bh.c", "K").localBhDisable().compute(4 * MS).localBhEnable().build();
+    assertThat(worst(bh, true).culprit()).isInstanceOf(Cause.BottomHalvesOff.class);
+    SpinLock bkl = SpinLock.bigKernelLock();
+    KernelPath big = KernelPath.path("scenario/bkl.c", "K").spinLock(bkl).compute(4 * MS).spinUnlock(bkl).build();
+    assertThat(worst(big, true).culprit()).isInstanceOfSatisfying(Cause.BigKernelLockHeld.class, c ->
+        assertThat(c.lock()).isSameAs(bkl));
+  }
+
+  @Test
+  void interruptsOffOverTheAssertionMakeTheInterruptLatency() {
+    KernelPath k = KernelPath.path("scenario/cli.c", "K").localIrqDisable().compute(4 * MS).localIrqEnable().build();
+    SampleAnatomy w = worst(k, false);
+    assertThat(w.dominant().part()).isEqualTo(Part.INTERRUPT_LATENCY);
+    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.InterruptsOff.class, c -> {
+      assertThat(c.path().location()).isEqualTo("scenario/cli.c:K");
+      assertThat(c.ns()).isEqualTo(4 * MS);
+      assertThat(c.iterations()).isZero();
+    });
+  }
+
+  @Test
+  void aNonPreemptibleKernelInALoopAPatchHookedSaysSo() {
+    dev.kernellab.kernel.Site walk = new dev.kernellab.kernel.Site("scenario/hooked.c", "K", "walk");
+    KernelPath k = KernelPath.path("scenario/hooked.c", "K").loop(walk, 4, body -> body.compute(MS)).build();
+    KernelPath nothing = KernelPath.path("scenario/hooked.c", "hook").compute(0).build();
+    SampleAnatomy w = worstWith(k, false, b -> b.declareSites(List.of(walk)).patch(new dev.kernellab.kernel.KernelPatch() {
+      @Override
+      public String name() {
+        return "hook-test";
+      }
+
+      @Override
+      public void apply(KernelBuilder.Patching p) {
+        p.hookSite(walk, nothing);
+      }
+    }));
+    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.NotPreemptible.class, c -> {
+      assertThat(c.siteHooked()).isTrue();
+      assertThat(c.path().site()).isEqualTo(walk);
     });
   }
 }
