@@ -33,7 +33,7 @@ import picocli.CommandLine.Model.CommandSpec;
           + " Reports engine events and interpreter"
           + " operations per simulated second (deterministic), wall ns per event and its ratio to"
           + " a bare heap's hold operation, the real-time factor, the share of the wall time the"
-          + " run was on a CPU (below 100 % on a machine shared with others), the allocation rate, the"
+          + " run was on a CPU (below 100%% on a machine shared with others), the allocation rate, the"
           + " peak heap and the heap the run keeps (live, after a collection).",
       ""
     },
@@ -117,12 +117,12 @@ final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    long durationNs = Durations.parse(duration);
-    long warmupNs = Durations.parse(warmup);
+    long durationNs = Durations.parseOption("--duration", duration);
+    long warmupNs = Durations.parseOption("--warmup", warmup);
     List<Experiment> es = new ArrayList<>();
     for (String w : workloads) {
       Experiment.option("--workloads", () -> Workloads.REGISTRY.get(w.trim()));
-      for (String c : configs) {
+      for (String c : Experiment.distinctConfigs("--configs", configs)) {
         Experiment.option("--configs", () -> KernelBuilder.configurationPatches(c.trim()));
         es.add(new Experiment(w.trim(), c.trim(), scheduler, cpus, 100, durationNs, 1, false));
       }
@@ -163,11 +163,13 @@ final class BenchCommand implements Callable<Integer> {
     long wall = System.nanoTime() - wall0;
     long cpu = threads.getCurrentThreadCpuTime() - cpu0;
     long alloc = threads.getCurrentThreadAllocatedBytes() - alloc0;
-    long peak = heap.stream().mapToLong(p -> p.getPeakUsage().getUsed()).sum();
     // what the run keeps, with the kernel still reachable: the figure that must not grow with
-    // the simulated time (the peak above also counts garbage not yet collected)
+    // the simulated time (the peak also counts garbage not yet collected)
     System.gc();
     long live = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    // read from the same pools after that collection, so the peak covers the live heap too (a
+    // collection may promote into a pool past the peak it had during the run)
+    long peak = heap.stream().mapToLong(p -> p.getPeakUsage().getUsed()).sum();
     java.lang.ref.Reference.reachabilityFence(k);
     return new Row(e.workload(), e.config(), k.now(), k.eventsFired(),
         k.eventsFired() - k.eventsFiredInline(), k.opsExecuted(), wall, cpu, alloc, peak, live);

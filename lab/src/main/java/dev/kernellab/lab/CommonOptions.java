@@ -43,6 +43,14 @@ final class CommonOptions {
   boolean debugChecks;
 
   /**
+   * {@code --json}, checked now, before any run (null when not given); {@code -} is standard
+   * output, where the command then prints nothing else.
+   */
+  OutputFile jsonFile() {
+    return json == null ? null : OutputFile.of("--json", json, true);
+  }
+
+  /**
    * The command line that reproduces a run of these options: {@code ./kernel-lab COMMAND},
    * then {@code configOption} (e.g. {@code --configs vanilla,preempt}), then every option spelled
    * out so that a changed default cannot change the replay.
@@ -59,6 +67,7 @@ final class CommonOptions {
    */
   Experiment experiment(String configOption, String config) {
     Experiment.option(configOption, () -> KernelBuilder.configurationPatches(config));
-    return new Experiment(workload, config, scheduler, cpus, hz, Durations.parse(duration), seed, debugChecks);
+    return new Experiment(workload, config, scheduler, cpus, hz, Durations.parseOption("--duration", duration), seed,
+        debugChecks);
   }
 }

@@ -59,19 +59,21 @@ final class CompareCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     List<Experiment> es = new ArrayList<>();
-    for (String c : configs) {
-      es.add(common.experiment("--configs", c.trim()));
+    for (String c : Experiment.distinctConfigs("--configs", configs)) {
+      es.add(common.experiment("--configs", c));
     }
     int w = workers == null ? Runtime.getRuntime().availableProcessors() : workers;
     if (w < 1) {
       throw new IllegalArgumentException("--workers must be at least 1, got " + w);
     }
-    report.check();
+    OutputFile json = common.jsonFile();
+    report.check(json);
     long wall0 = System.nanoTime();
     List<ConfigResult> results = Runs.runAll(es, w, common.quiet, err);
-    print(es.get(0), results, out, System.nanoTime() - wall0, w);
-    if (common.json != null) {
-      Runs.writeFile(common.json, JsonReport.write(JsonReport.of(es.get(0), results)), out);
+    // with --json - the JSON is the standard output, whole, for a parser to read: the table goes to stderr
+    print(es.get(0), results, json != null && json.isStandardOutput() ? err : out, System.nanoTime() - wall0, w);
+    if (json != null) {
+      json.write(JsonReport.write(JsonReport.of(es.get(0), results)), out);
     }
     report.write(es.get(0), results, common.replay("compare", "--configs " + String.join(",", configs)), out);
     return 0;
@@ -104,6 +106,11 @@ final class CompareCommand implements Callable<Integer> {
         "worst sample: where it went");
     for (ConfigResult r : results) {
       LatencySummary l = r.result().probes().get(0).latency();
+      if (l.samples() == 0) {
+        out.printf(Locale.ROOT, col + " no samples in %s%n", r.experiment().config() + (r.partial() ? "*" : ""),
+            Durations.simulated(r.simulatedNs()));
+        continue;
+      }
       String mbs = throughput
           ? String.format(Locale.ROOT, " %10s", r.result().throughputMbPerS() == null ? "-"
               : String.format(Locale.ROOT, "%.2f", r.result().throughputMbPerS()))

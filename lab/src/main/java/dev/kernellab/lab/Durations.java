@@ -7,16 +7,29 @@ import java.util.regex.Pattern;
 /** Durations on the command line ({@code 60s}, {@code 10m}, {@code 12h}, {@code 500ms}) and in output. */
 final class Durations {
 
-  private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|ms|s|m|h)");
+  // "min" as well as "m": the tool itself prints minutes as "min"
+  private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|ms|s|min|m|h)");
 
   private Durations() {}
 
+  /**
+   * Nanoseconds of {@code text}, given as {@code option}; one clear message naming the option if
+   * it is not a duration of 1 ns to 11 days.
+   */
+  static long parseOption(String option, String text) {
+    try {
+      return parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + ": " + e.getMessage());
+    }
+  }
+
   /** Nanoseconds of {@code text}; one clear message if it is not a duration. */
   static long parse(String text) {
-    Matcher m = DURATION.matcher(text.trim());
-    if (!m.matches()) {
+    Matcher m = text == null ? null : DURATION.matcher(text.trim());
+    if (m == null || !m.matches()) {
       throw new IllegalArgumentException(
-          "bad duration '" + text + "': a number and a unit, e.g. 500ms, 60s, 10m, 12h");
+          "bad duration '" + text + "': a number and a unit, e.g. 500ms, 60s, 10m or 10min, 12h");
     }
     double v = Double.parseDouble(m.group(1));
     double unit = switch (m.group(2)) {
@@ -24,7 +37,7 @@ final class Durations {
       case "us" -> 1e3;
       case "ms" -> 1e6;
       case "s" -> 1e9;
-      case "m" -> 60e9;
+      case "m", "min" -> 60e9;
       default -> 3600e9;
     };
     double ns = v * unit;

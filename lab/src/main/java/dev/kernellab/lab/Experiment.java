@@ -4,6 +4,7 @@ import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.workloads.Workloads;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -51,6 +52,22 @@ public record Experiment(
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The configurations of {@code option} ({@code --configs}), trimmed, each once: a
+   * configuration given twice would run twice and print two identical rows.
+   */
+  static List<String> distinctConfigs(String option, List<String> configs) {
+    List<String> out = new java.util.ArrayList<>();
+    for (String c : configs) {
+      String t = c.trim();
+      if (out.contains(t)) {
+        throw new IllegalArgumentException(option + ": configuration " + t + " is given twice");
+      }
+      out.add(t);
+    }
+    return out;
   }
 
   /** The same run under another configuration. */

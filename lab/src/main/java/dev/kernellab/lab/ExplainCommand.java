@@ -48,17 +48,26 @@ final class ExplainCommand implements Callable<Integer> {
     if (worst < 1 || worst > 8) {
       throw new IllegalArgumentException("--worst must be 1..8, got " + worst);
     }
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter stdout = spec.commandLine().getOut();
     Experiment e = common.experiment("--config", config);
+    OutputFile json = common.jsonFile();
+    // with --json - the JSON is the standard output, whole: the anatomy goes to stderr
+    PrintWriter out = json != null && json.isStandardOutput() ? spec.commandLine().getErr() : stdout;
     ConfigResult r = Runs.runAll(List.of(e), 1, common.quiet, spec.commandLine().getErr()).get(0);
     out.printf(Locale.ROOT, "kernel-lab explain: %s under %s, %d CPU%s, %s, %s, seed %d%n%n",
         e.workload(), e.config(), e.cpus(), e.cpus() == 1 ? "" : "s", e.scheduler(),
         Durations.simulated(r.simulatedNs()), e.seed());
     List<Breakdown> ws = r.worst();
+    if (ws.isEmpty()) {
+      out.printf(Locale.ROOT, "no samples in %s%n", Durations.simulated(r.simulatedNs()));
+    }
     for (int i = 0; i < Math.min(worst, ws.size()); i++) {
       out.printf(Locale.ROOT, "#%d ", i + 1);
       print(ws.get(i), out);
       out.println();
+    }
+    if (json != null) {
+      json.write(JsonReport.write(JsonReport.of(e, List.of(r))), stdout);
     }
     return 0;
   }

@@ -62,6 +62,9 @@ public final class KernelLab implements Runnable {
   /** The command line, wired with the lab's error handling, writing to {@code out} and {@code err}. */
   public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
     CommandLine cl = new CommandLine(new KernelLab());
+    // sweep runs many seeds (--seeds) and refuses --seed: it does not list it either
+    CommandLine.Model.CommandSpec sweep = cl.getSubcommands().get("sweep").getCommandSpec();
+    sweep.remove(sweep.findOption("--seed"));
     cl.setOut(out);
     cl.setErr(err);
     cl.setParameterExceptionHandler((ex, args) -> {

@@ -9,18 +9,21 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFileAttributeView;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
+import java.util.Map;
 
 /**
- * {@code --out DIR}: the whole report of a run in one directory, written whole or not at all.
- * Everything is written to a temporary directory beside DIR and moved into place; an earlier
- * report in DIR is replaced, any other non-empty DIR is refused before the run starts.
+ * {@code --out DIR}: the whole report of a run in one directory. Every file is first written to
+ * a temporary file in DIR and moved onto its name only once all of them are whole, so a failed
+ * run leaves DIR as it was; files of DIR that the report does not write are never touched; a
+ * symbolic link DIR is written through, its target keeping its owner and mode. DIR must be
+ * empty or hold an earlier report ({@value #REPORT}), so that a mistyped {@code --out ~} does not
+ * scatter files among a user's own; the files an earlier report wrote and this one does not (a
+ * configuration no longer run) are removed, as the earlier report's list of its files
+ * ({@value #MANIFEST}) says.
  *
  * <p>Contents: {@code results.json} (as {@code --json}), {@code histogram.txt} (cyclictest's
  * {@code -h} layout, a column per configuration), {@code realfeel-CONFIG.hist} (realfeel's own
@@ -29,19 +32,41 @@ import java.util.stream.Stream;
  */
 final class ReportDirectory {
 
-  /** The file that marks a directory as a report this command may replace. */
+  /** The file that marks a directory as a report this command may write into again. */
   static final String REPORT = "report.html";
+
+  /** The list of the files a report wrote, one name a line. */
+  static final String MANIFEST = ".kernel-lab-report";
 
   private ReportDirectory() {}
 
   /** Refuses {@code dir} now, before a long run, if the report could not be put there. */
   static void check(String dir) {
+    if (dir == null || dir.isBlank()) {
+      throw new IllegalArgumentException("--out: an empty directory name");
+    }
     Path target = Path.of(dir).toAbsolutePath();
     if (Files.exists(target) && !Files.isDirectory(target)) {
       throw new IllegalArgumentException("--out " + dir + ": exists and is not a directory");
     }
-    if (Files.isDirectory(target) && !isEmpty(target) && !Files.exists(target.resolve(REPORT))) {
-      throw new IllegalArgumentException("--out " + dir + ": not empty and not an earlier kernel-lab report");
+    if (Files.isDirectory(target)) {
+      if (!isEmpty(target) && !Files.exists(target.resolve(REPORT))) {
+        throw new IllegalArgumentException("--out " + dir + ": not empty and not an earlier kernel-lab report");
+      }
+      try {
+        Files.delete(Files.createTempFile(target, ".kernel-lab", ".probe"));
+      } catch (IOException e) {
+        throw new IllegalArgumentException("--out " + dir + ": " + OutputFile.reason(e));
+      }
+      return;
+    }
+    Path existing = target.getParent();
+    while (existing != null && !Files.exists(existing)) {
+      existing = existing.getParent();
+    }
+    if (existing == null || !Files.isDirectory(existing) || !Files.isWritable(existing)) {
+      throw new IllegalArgumentException("--out " + dir + ": cannot be created"
+          + (existing == null ? "" : " in " + existing + (Files.isDirectory(existing) ? ": permission denied" : ": not a directory")));
     }
   }
 
@@ -62,72 +87,83 @@ final class ReportDirectory {
         Durations.simulated(base.durationNs()), base.seed());
     Charts.Chart histogram = Charts.histogram(probe + " latency: " + title, names, ds);
     Charts.Chart overTime = Charts.overTime(probe + " latency over time: " + title, names, ds);
-    Path tmp = null;
+    Map<String, byte[]> files = new LinkedHashMap<>();
+    files.put("results.json", utf8(JsonReport.write(JsonReport.of(base, results))));
+    files.put("histogram.txt", utf8(CyclictestHistogram.format(ds,
+        buckets != null ? buckets : CyclictestHistogram.autoBuckets(ds))));
+    for (ConfigResult r : results) {
+      ProbeResult p = r.result().probes().get(0);
+      if (p.realfeelBins() != null) {
+        files.put("realfeel-" + r.experiment().config() + ".hist", utf8(String.join("\n", p.realfeelBins().lines()) + "\n"));
+      }
+    }
+    files.put("latency-histogram.png", histogram.png());
+    files.put("latency-histogram.svg", utf8(histogram.svg()));
+    files.put("latency-over-time.png", overTime.png());
+    files.put("latency-over-time.svg", utf8(overTime.svg()));
+    files.put(REPORT, utf8(HtmlReport.write(base, results, command, histogram, overTime)));
+    files.put(MANIFEST, utf8(String.join("\n", files.keySet()) + "\n" + MANIFEST + "\n"));
+    List<String> stale = earlierFiles(target);
+    stale.removeAll(files.keySet());
+    Map<String, Path> written = new LinkedHashMap<>();
     try {
-      Path parent = target.getParent();
-      Files.createDirectories(parent);
-      tmp = Files.createTempDirectory(parent, ".kernel-lab-out");
-      if (Files.getFileAttributeView(tmp, PosixFileAttributeView.class) != null) {
-        // a temporary directory is private; the report is as readable as any file written here
-        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+      Files.createDirectories(target);
+      for (Map.Entry<String, byte[]> f : files.entrySet()) {
+        Path tmp = Files.createTempFile(target, ".kernel-lab", ".tmp");
+        written.put(f.getKey(), tmp);
+        Files.write(tmp, f.getValue());
       }
-      Files.writeString(tmp.resolve("results.json"), JsonReport.write(JsonReport.of(base, results)), StandardCharsets.UTF_8);
-      Files.writeString(tmp.resolve("histogram.txt"),
-          CyclictestHistogram.format(ds, buckets != null ? buckets : CyclictestHistogram.autoBuckets(ds)),
-          StandardCharsets.UTF_8);
-      for (ConfigResult r : results) {
-        ProbeResult p = r.result().probes().get(0);
-        if (p.realfeelBins() != null) {
-          Files.write(tmp.resolve("realfeel-" + r.experiment().config() + ".hist"), p.realfeelBins().lines(),
-              StandardCharsets.UTF_8);
-        }
+      for (Map.Entry<String, Path> f : written.entrySet()) {
+        Files.move(f.getValue(), target.resolve(f.getKey()), StandardCopyOption.REPLACE_EXISTING,
+            StandardCopyOption.ATOMIC_MOVE);
       }
-      Files.write(tmp.resolve("latency-histogram.png"), histogram.png());
-      Files.writeString(tmp.resolve("latency-histogram.svg"), histogram.svg(), StandardCharsets.UTF_8);
-      Files.write(tmp.resolve("latency-over-time.png"), overTime.png());
-      Files.writeString(tmp.resolve("latency-over-time.svg"), overTime.svg(), StandardCharsets.UTF_8);
-      Files.writeString(tmp.resolve(REPORT), HtmlReport.write(base, results, command, histogram, overTime),
-          StandardCharsets.UTF_8);
-      moveIntoPlace(tmp, target);
-      tmp = null;
+      written.clear();
+      for (String name : stale) {
+        Files.deleteIfExists(target.resolve(name));
+      }
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot write --out " + dir + ": " + e.getMessage());
+      throw new IllegalArgumentException("--out " + dir + ": " + OutputFile.reason(e));
     } finally {
-      if (tmp != null) {
-        deleteTree(tmp);
+      for (Path tmp : written.values()) {
+        try {
+          Files.deleteIfExists(tmp);
+        } catch (IOException ignored) {
+          // the write failed already: that is the error the user gets
+        }
       }
     }
     out.println("report written to " + dir + "/" + REPORT);
   }
 
-  private static void moveIntoPlace(Path tmp, Path target) throws IOException {
-    if (Files.isDirectory(target)) {
-      // an earlier report or an empty directory: set it aside, put the new one in, drop the old
-      Path old = Files.createTempDirectory(target.getParent(), ".kernel-lab-old");
-      Files.delete(old);
-      Files.move(target, old, StandardCopyOption.ATOMIC_MOVE);
-      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-      deleteTree(old);
-    } else {
-      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The files an earlier report in {@code dir} wrote, by its manifest; none if there is none. */
+  private static List<String> earlierFiles(Path dir) {
+    Path manifest = dir.resolve(MANIFEST);
+    List<String> out = new ArrayList<>();
+    if (!Files.isRegularFile(manifest)) {
+      return out;
     }
+    try {
+      for (String line : Files.readAllLines(manifest, StandardCharsets.UTF_8)) {
+        // only plain names of this directory: a manifest is no licence to delete elsewhere
+        if (!line.isBlank() && !line.contains("/") && !line.contains("\\") && !line.startsWith("..")) {
+          out.add(line);
+        }
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException("--out " + dir + ": " + OutputFile.reason(e));
+    }
+    return out;
   }
 
   private static boolean isEmpty(Path dir) {
     try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
       return !s.iterator().hasNext();
     } catch (IOException e) {
-      throw new IllegalArgumentException("--out " + dir + ": " + e.getMessage());
-    }
-  }
-
-  private static void deleteTree(Path dir) {
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      // a temporary directory left behind is untidy, not wrong: the report itself is whole
+      throw new IllegalArgumentException("--out " + dir + ": " + OutputFile.reason(e));
     }
   }
 }

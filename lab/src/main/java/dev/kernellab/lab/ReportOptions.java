@@ -18,6 +18,21 @@ final class ReportOptions {
           + " overflows. Default: enough for the worst sample, at most 100000.")
   Integer histogram;
 
+  /**
+   * Refuses a bad directory or bucket count before the run, and a {@code --json} file inside
+   * the report's directory, where the report writes its own results.json.
+   */
+  void check(OutputFile json) {
+    if (histogram != null && out == null) {
+      throw new IllegalArgumentException("--histogram sets histogram.txt of --out DIR: give --out too");
+    }
+    if (json != null && out != null && json.isInside(java.nio.file.Path.of(out))) {
+      throw new IllegalArgumentException("--json " + json.name() + ": inside --out " + out
+          + ", which holds the report's own results.json");
+    }
+    check();
+  }
+
   /** Refuses a bad directory or bucket count before the run. */
   void check() {
     if (histogram != null && (histogram < 1 || histogram > 10_000_000)) {

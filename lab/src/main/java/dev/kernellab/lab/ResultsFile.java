@@ -73,7 +73,7 @@ final class ResultsFile implements AutoCloseable {
       f.done.putAll(read);
       return f;
     } catch (IOException e) {
-      throw new IllegalArgumentException("--results " + file + ": " + e.getMessage());
+      throw new IllegalArgumentException("--results " + file + ": " + OutputFile.reason(e));
     }
   }
 

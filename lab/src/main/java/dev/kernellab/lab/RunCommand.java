@@ -44,20 +44,27 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter stdout = spec.commandLine().getOut();
     Experiment e = common.experiment("--config", config);
-    report.check();
+    OutputFile json = common.jsonFile();
+    report.check(json);
+    // with --json - the JSON is the standard output, whole: the figures go to stderr
+    PrintWriter out = json != null && json.isStandardOutput() ? spec.commandLine().getErr() : stdout;
     ConfigResult r = Runs.runAll(List.of(e), 1, common.quiet, spec.commandLine().getErr()).get(0);
     ProbeResult p = r.result().probes().get(0);
     LatencySummary l = p.latency();
     out.printf(Locale.ROOT, "kernel-lab run: %s under %s, %d CPU%s, %s, HZ %d, %s%s, seed %d%n",
         e.workload(), e.config(), e.cpus(), e.cpus() == 1 ? "" : "s", e.scheduler(), e.hz(),
         Durations.simulated(r.simulatedNs()), r.partial() ? " (stopped early)" : "", e.seed());
-    out.printf(Locale.ROOT, "T: 0 (%s) P:99 I:%d C:%d Min:%d Avg:%d Max:%d%n", p.name(),
-        l.deadlineNs() / 1_000, l.samples(), l.minNs() / 1_000, l.avgNs() / 1_000, l.maxNs() / 1_000);
-    out.printf(Locale.ROOT, "p50 %s  p99 %s  p99.9 %s  on time (<= %s): %.3f%%%n",
-        Durations.latency(l.p50Ns()), Durations.latency(l.p99Ns()), Durations.latency(l.p999Ns()),
-        Durations.latency(l.deadlineNs()), l.onTimePct());
+    if (l.samples() == 0) {
+      out.printf(Locale.ROOT, "%s: no samples in %s%n", p.name(), Durations.simulated(r.simulatedNs()));
+    } else {
+      out.printf(Locale.ROOT, "T: 0 (%s) P:99 I:%d C:%d Min:%d Avg:%d Max:%d%n", p.name(),
+          l.deadlineNs() / 1_000, l.samples(), l.minNs() / 1_000, l.avgNs() / 1_000, l.maxNs() / 1_000);
+      out.printf(Locale.ROOT, "p50 %s  p99 %s  p99.9 %s  on time (<= %s): %.3f%%%n",
+          Durations.latency(l.p50Ns()), Durations.latency(l.p99Ns()), Durations.latency(l.p999Ns()),
+          Durations.latency(l.deadlineNs()), l.onTimePct());
+    }
     if (p.periodError() != null) {
       LatencySummary pe = p.periodError();
       out.printf(Locale.ROOT, "realfeel period error: max %s, p99.9 %s%n",
@@ -78,8 +85,8 @@ final class RunCommand implements Callable<Integer> {
       out.println();
       ExplainCommand.print(r.worst().get(0), out);
     }
-    if (common.json != null) {
-      Runs.writeFile(common.json, JsonReport.write(JsonReport.of(e, List.of(r))), out);
+    if (json != null) {
+      json.write(JsonReport.write(JsonReport.of(e, List.of(r))), stdout);
     }
     report.write(e, List.of(r), common.replay("run", "--config " + config), out);
     return 0;

@@ -1,12 +1,7 @@
 package dev.kernellab.lab;
 
 import dev.kernellab.kernel.KernelBug;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -156,26 +151,5 @@ final class Runs {
         Durations.simulated(done - done % 1_000_000_000L), Durations.simulated(total), factor,
         etaS / 60, etaS % 60);
     err.flush();
-  }
-
-  /** Writes {@code text} to {@code file} ("-" for {@code out}) whole: a temporary file, then a move. */
-  static void writeFile(String file, String text, PrintWriter out) {
-    if (file.equals("-")) {
-      out.print(text);
-      out.flush();
-      return;
-    }
-    Path target = Path.of(file).toAbsolutePath();
-    try {
-      Path dir = target.getParent();
-      if (dir != null) {
-        Files.createDirectories(dir);
-      }
-      Path tmp = Files.createTempFile(dir, ".kernel-lab", ".tmp");
-      Files.writeString(tmp, text, StandardCharsets.UTF_8);
-      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("cannot write " + file + ": " + e.getMessage());
-    }
   }
 }

@@ -74,17 +74,21 @@ final class SweepCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (spec.commandLine().getParseResult().hasMatchedOption("--seed")) {
-      throw new IllegalArgumentException("sweep takes --seeds (a range A..B or a list), not --seed");
-    }
     List<Long> seedList = parseSeeds(seeds);
     List<Experiment> es = new ArrayList<>();
-    for (String c : configs) {
+    for (String c : Experiment.distinctConfigs("--configs", configs)) {
       for (long s : seedList) {
         es.add(common.experiment("--configs", c.trim()).withSeed(s));
       }
     }
+    if (master != null) {
+      if (!engine.equals("spark")) {
+        throw new IllegalArgumentException("--master " + master + ": the Spark master is for --engine spark");
+      }
+      checkMaster(master);
+    }
     SweepEngine eng = SweepEngine.named(engine);
+    OutputFile json = common.jsonFile();
     PrintWriter err = spec.commandLine().getErr();
     SweepEngine.Options options = new SweepEngine.Options(
         workers == null ? OptionalInt.empty() : OptionalInt.of(workers), Optional.ofNullable(master), common.quiet, err);
@@ -124,7 +128,9 @@ final class SweepCommand implements Callable<Integer> {
         failed.add(new CellOutcome.Failed(e, CellOutcome.Failure.LOST, "the engine reported no outcome"));
       }
     }
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter stdout = spec.commandLine().getOut();
+    // with --json - the JSON is the standard output, whole: the table goes to stderr
+    PrintWriter out = json != null && json.isStandardOutput() ? err : stdout;
     Experiment base = es.get(0);
     out.printf(Locale.ROOT, "kernel-lab sweep: %s on %d CPU%s, %s, HZ %d, %s each, seeds %s (%d runs)%n%n",
         base.workload(), base.cpus(), base.cpus() == 1 ? "" : "s", base.scheduler(), base.hz(),
@@ -176,7 +182,7 @@ final class SweepCommand implements Callable<Integer> {
             : "rerun the same command: the cells in " + results + " are kept, the lost ones run again");
       }
     }
-    if (common.json != null) {
+    if (json != null) {
       Map<String, Object> root = JsonReport.machine(base);
       List<Object> cells = new ArrayList<>();
       for (ConfigResult r : done) {
@@ -199,12 +205,28 @@ final class SweepCommand implements Callable<Integer> {
         failures.add(fm);
       }
       root.put("failures", failures);
-      Runs.writeFile(common.json, JsonReport.write(root), out);
+      json.write(JsonReport.write(root), stdout);
     }
     if (failed.stream().anyMatch(f -> f.failure() == CellOutcome.Failure.KERNEL_BUG)) {
       return KernelLab.EXIT_KERNEL_BUG;
     }
     return failed.isEmpty() ? 0 : 1;
+  }
+
+  /**
+   * The master URL forms Spark 4.0 accepts (SparkContext's master parsing, and the cluster
+   * managers' own schemes), checked before Spark starts: a wrong one is then one line, not
+   * Spark's start-up log and stack trace ahead of it.
+   */
+  private static final java.util.regex.Pattern MASTER = java.util.regex.Pattern.compile(
+      "local(\\[(\\*|[1-9]\\d*)(,[1-9]\\d*)?\\])?|local-cluster\\[[1-9]\\d*,[1-9]\\d*,[1-9]\\d*\\]"
+          + "|spark://[^/\\s:]+:\\d+(,[^/\\s:]+:\\d+)*|yarn|k8s://\\S+|mesos://\\S+");
+
+  static void checkMaster(String master) {
+    if (!MASTER.matcher(master).matches()) {
+      throw new IllegalArgumentException("--master " + master
+          + ": not a Spark master URL (local, local[N], local[*], spark://HOST:PORT, yarn, k8s://URL)");
+    }
   }
 
   /** A cell's coordinates in one line, enough to replay it. */
@@ -227,15 +249,26 @@ final class SweepCommand implements Callable<Integer> {
         String[] ab = text.split("\\.\\.", -1);
         long a = Long.parseLong(ab[0].trim());
         long b = Long.parseLong(ab[1].trim());
-        if (b < a || b - a >= MAX_SEEDS) {
+        // b - a overflows for a range across most of the long line: compare without subtracting
+        if (b < a || (a < 0 && b >= a + MAX_SEEDS) || (a >= 0 && b - a >= MAX_SEEDS)) {
           throw new IllegalArgumentException("--seeds " + text + ": the range must go up, at most " + MAX_SEEDS + " seeds");
         }
-        for (long s = a; s <= b; s++) {
+        for (long s = a; ; s++) {
           out.add(s);
+          if (s == b) {
+            break; // s++ past Long.MAX_VALUE would wrap and never end
+          }
         }
       } else {
         for (String s : text.split(",", -1)) {
-          out.add(Long.parseLong(s.trim()));
+          long seed = Long.parseLong(s.trim());
+          if (out.contains(seed)) {
+            throw new IllegalArgumentException("--seeds " + text + ": seed " + seed + " is given twice");
+          }
+          out.add(seed);
+          if (out.size() > MAX_SEEDS) {
+            throw new IllegalArgumentException("--seeds " + text + ": at most " + MAX_SEEDS + " seeds");
+          }
         }
       }
     } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {

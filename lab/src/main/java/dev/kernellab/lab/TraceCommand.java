@@ -35,6 +35,10 @@ import picocli.CommandLine.Model.CommandSpec;
     })
 final class TraceCommand implements Callable<Integer> {
 
+  private static String replaced(OutputFile f) {
+    return f.replaces() ? " (replacing the earlier file)" : "";
+  }
+
   /**
    * How far past the worst sample the window runs: long enough to show the probe's return to
    * user space and what the CPU did next, short enough to keep the file small.
@@ -68,6 +72,18 @@ final class TraceCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     Experiment e = common.experiment("--config", config);
+    if (common.json != null) {
+      throw new IllegalArgumentException("--json: trace writes no results; its outputs are -o and --chrome");
+    }
+    OutputFile text = OutputFile.of("-o", output, true);
+    OutputFile json = chrome == null ? null : OutputFile.of("--chrome", chrome, true);
+    if (json != null && text.isStandardOutput() && json.isStandardOutput()) {
+      throw new IllegalArgumentException("-o - and --chrome -: only one of them can be standard output");
+    }
+    long beforeNs = Durations.parseOption("--before", before);
+    if (all && spec.commandLine().getParseResult().hasMatchedOption("--before")) {
+      throw new IllegalArgumentException("--before sets the window around the worst sample; --all writes the whole run");
+    }
     long from = 0;
     long to = Long.MAX_VALUE;
     String what = "the whole run";
@@ -77,7 +93,7 @@ final class TraceCommand implements Callable<Integer> {
         throw new IllegalArgumentException("the run took no sample: nothing to trace around");
       }
       Breakdown w = first.worst().get(0);
-      from = Math.max(0, w.atNs() - w.latencyNs() - Durations.parse(before));
+      from = Math.max(0, w.atNs() - w.latencyNs() - beforeNs);
       to = w.atNs() + AFTER_NS;
       what = String.format(Locale.ROOT, "the worst sample, %s ending at %.6f s, %s before it and 100 us after",
           Durations.latency(w.latencyNs()), w.atNs() / 1e9, before);
@@ -85,13 +101,14 @@ final class TraceCommand implements Callable<Integer> {
     FtraceWriter writer = new FtraceWriter(from, to, chrome != null);
     ExperimentRunner.Composed c = ExperimentRunner.compose(e, writer);
     c.kernel().run(all ? e.durationNs() : Math.min(e.durationNs(), to));
-    Runs.writeFile(output, writer.text(), out);
-    if (chrome != null) {
-      Runs.writeFile(chrome, writer.chromeJson(), out);
+    text.write(writer.text(), out);
+    if (json != null) {
+      json.write(writer.chromeJson(), out);
     }
-    if (!output.equals("-")) {
-      out.printf(Locale.ROOT, "kernel-lab trace: %d events of %s under %s (%s) written to %s%s%n",
-          writer.entries(), e.workload(), e.config(), what, output, chrome != null ? " and " + chrome : "");
+    if (!text.isStandardOutput() && (json == null || !json.isStandardOutput())) {
+      out.printf(Locale.ROOT, "kernel-lab trace: %d events of %s under %s (%s) written to %s%s%s%n",
+          writer.entries(), e.workload(), e.config(), what, output, replaced(text),
+          json != null ? " and " + chrome + replaced(json) : "");
     }
     return 0;
   }

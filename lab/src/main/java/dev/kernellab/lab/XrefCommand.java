@@ -36,9 +36,10 @@ final class XrefCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
+    OutputFile file = output == null ? null : OutputFile.of("-o", output, true);
     List<Xref.Entry> entries = Xref.scan();
-    if (output != null) {
-      Runs.writeFile(output, Xref.markdown(entries), out);
+    if (file != null) {
+      file.write(Xref.markdown(entries), out);
       out.printf(java.util.Locale.ROOT, "kernel-lab xref: %d kernel functions written to %s%n", entries.size(), output);
     } else {
       out.print(Xref.text(entries));

@@ -149,8 +149,16 @@ public final class LatencyRecorder {
     }
     return new LatencySummary(
         count, minNs, sumNs / count,
-        histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99),
-        histogram.getValueAtPercentile(99.9), maxNs, 100.0 * onTime / count, deadlineNs);
+        percentile(50), percentile(99), percentile(99.9), maxNs, 100.0 * onTime / count, deadlineNs);
+  }
+
+  /**
+   * The histogram's value at {@code p}, within the exact extremes: HdrHistogram answers with
+   * its bucket's upper value, which can lie above the largest sample recorded (or below the
+   * least), a figure no reader could reconcile with the maximum printed beside it.
+   */
+  private long percentile(double p) {
+    return Math.max(minNs, Math.min(maxNs, histogram.getValueAtPercentile(p)));
   }
 
   /** The worst samples kept, worst first. */

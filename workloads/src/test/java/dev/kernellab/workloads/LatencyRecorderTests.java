@@ -81,4 +81,20 @@ class LatencyRecorderTests {
     assertThat(w.atNs()).isEqualTo(42_000);
     assertThat(w.cpu()).isEqualTo(1);
   }
+
+  /**
+   * The histogram answers a percentile with its bucket's upper value, which lies above a lone
+   * sample of 183.1 us; the summary keeps every percentile within the exact extremes.
+   */
+  @Test
+  void percentilesNeverLieOutsideTheRecordedExtremes() {
+    LatencyRecorder r = new LatencyRecorder(1_000_000);
+    r.record(183_100, 1, 0);
+    LatencySummary s = r.summary();
+    org.assertj.core.api.Assertions.assertThat(s.maxNs()).isEqualTo(183_100);
+    org.assertj.core.api.Assertions.assertThat(new long[] {s.p50Ns(), s.p99Ns(), s.p999Ns()})
+        .containsOnly(183_100L);
+    r.record(5_000, 2, 0);
+    org.assertj.core.api.Assertions.assertThat(r.summary().p999Ns()).isBetween(5_000L, 183_100L);
+  }
 }
