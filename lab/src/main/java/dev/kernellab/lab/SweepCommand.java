@@ -82,9 +82,6 @@ final class SweepCommand implements Callable<Integer> {
       }
     }
     if (master != null) {
-      if (!engine.equals("spark")) {
-        throw new IllegalArgumentException("--master " + master + ": the Spark master is for --engine spark");
-      }
       checkMaster(master);
     }
     SweepEngine eng = SweepEngine.named(engine);

@@ -177,8 +177,9 @@ class CommandLineTests {
   void aSweepShowsTheSpreadOverSeedsAndItsCellsAreTheSameRunsAsCompare() throws Exception {
     Outcome o = run("sweep", "--duration", "1s", "--quiet", "--configs", "vanilla", "--seeds", "1..3", "--json", "-");
     assertThat(o.code()).as(o.err()).isZero();
-    assertThat(o.out()).contains("seeds 1..3 (3 runs)", "max (min / median / max)", "worst run");
-    JsonNode root = new ObjectMapper().readTree(o.out().substring(o.out().indexOf("{")));
+    // with --json - the JSON is the whole standard output and the table goes to stderr
+    assertThat(o.err()).contains("seeds 1..3 (3 runs)", "max (min / median / max)", "worst run");
+    JsonNode root = new ObjectMapper().readTree(o.out());
     assertThat(root.get("cells")).hasSize(3);
     JsonNode summary = root.get("summary").get(0);
     long worstSeed = summary.get("worst_seed").asLong();
@@ -266,7 +267,7 @@ class CommandLineTests {
       assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder(
           "results.json", "histogram.txt", "realfeel-vanilla.hist", "realfeel-preempt.hist",
           "latency-histogram.png", "latency-histogram.svg", "latency-over-time.png",
-          "latency-over-time.svg", "report.html");
+          "latency-over-time.svg", "report.html", ReportDirectory.MANIFEST);
     }
     JsonNode results = new ObjectMapper().readTree(report.resolve("results.json").toFile()).get("results");
 
@@ -303,7 +304,7 @@ class CommandLineTests {
   }
 
   @Test
-  void outNeverTouchesADirectoryThatIsNotAReportAndReplacesAnEarlierOne(@TempDir Path dir) throws Exception {
+  void outNeverTouchesADirectoryThatIsNotAReportNorTheUsersFilesInAnEarlierOne(@TempDir Path dir) throws Exception {
     Path other = Files.createDirectories(dir.resolve("mine"));
     Files.writeString(other.resolve("notes.txt"), "keep");
     Outcome refused = run("compare", "--duration", "1s", "--quiet", "--out", other.toString());
@@ -315,9 +316,12 @@ class CommandLineTests {
 
     Path report = dir.resolve("report");
     assertThat(run("run", "--duration", "1s", "--quiet", "--out", report.toString()).code()).isZero();
-    Files.writeString(report.resolve("stale.txt"), "from an earlier report");
+    Files.writeString(report.resolve("mine.txt"), "the user's own");
     assertThat(run("run", "--duration", "1s", "--quiet", "--config", "preempt", "--out", report.toString()).code()).isZero();
-    assertThat(report.resolve("stale.txt")).doesNotExist();
+    // what the tool did not write stays; what the earlier report wrote and this one does not goes
+    assertThat(report.resolve("mine.txt")).hasContent("the user's own");
+    assertThat(report.resolve("realfeel-vanilla.hist")).doesNotExist();
+    assertThat(report.resolve("realfeel-preempt.hist")).exists();
     assertThat(Files.readString(report.resolve("report.html"))).contains("./kernel-lab run --workload stress --config preempt");
     try (var files = Files.list(dir)) {
       assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("mine", "report");
