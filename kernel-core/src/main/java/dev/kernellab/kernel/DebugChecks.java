@@ -20,6 +20,10 @@ package dev.kernellab.kernel;
  *     not restored, naming the lock whose {@code spin_lock_irq} or {@code spin_lock_irqsave} was
  *     released with a plain {@code spin_unlock} if that is what left them off (2.4 leaves this
  *     to the {@code iret}, which quietly re-enables them for user mode)
+ * @param softLockup a CPU that runs 2^24 interpreter steps without simulated time advancing (a
+ *     loop that takes no time and never ends) is a bug (2.6's kernel/softlockup.c); off, a
+ *     finite loop of any number of zero-cost iterations runs, and an endless one runs for ever,
+ *     as it would on the machine
  */
 public record DebugChecks(
     boolean atomicSchedule,
@@ -27,15 +31,16 @@ public record DebugChecks(
     boolean lockOrder,
     boolean preemptCount,
     boolean recentEvents,
-    boolean irqState) {
+    boolean irqState,
+    boolean softLockup) {
 
   /** Everything on: the default in tests. */
   public static DebugChecks all() {
-    return new DebugChecks(true, true, true, true, true, true);
+    return new DebugChecks(true, true, true, true, true, true, true);
   }
 
   /** Everything off: a production kernel of the era. */
   public static DebugChecks none() {
-    return new DebugChecks(false, false, false, false, false, false);
+    return new DebugChecks(false, false, false, false, false, false, false);
   }
 }

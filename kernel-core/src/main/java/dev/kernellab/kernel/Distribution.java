@@ -82,6 +82,10 @@ public sealed interface Distribution {
 
     @Override
     public long sample(SplittableRandom random) {
+      if (max == Long.MAX_VALUE) {
+        // max + 1 would wrap: draw from one below min instead (min >= 0, so min - 1 cannot)
+        return random.nextLong(min - 1, max) + 1;
+      }
       return min == max ? min : random.nextLong(min, max + 1);
     }
 

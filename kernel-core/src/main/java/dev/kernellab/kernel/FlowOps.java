@@ -66,7 +66,11 @@ final class FlowOps {
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      c.compute(f, length.ns(k, c), true);
+      long ns = length.ns(k, c);
+      if (ns < 0) {
+        throw new IllegalStateException("compute(" + what + "): its length is " + ns + " ns, a length is 0 or more");
+      }
+      c.compute(f, ns, true);
     }
 
     @Override
@@ -107,6 +111,10 @@ final class FlowOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       long n = count != null ? count.sample(c.random(ctx)) : dynamicCount.at(c);
+      if (n < 0) {
+        // a Count is the caller's code: a negative one is its bug, not an empty loop
+        throw new IllegalStateException("loop " + site.key() + ": its count is " + n + ", a count is 0 or more");
+      }
       f.advance();
       if (n > 0 && (whileCondition == null || whileCondition.test(c))) {
         ExecContext.Frame b = ctx.push(body, f.user);

@@ -69,6 +69,8 @@ public final class Kernel {
   private final Task[] ksoftirqd;
   final boolean[] irqInProgress = new boolean[Vectors.COUNT]; // IRQ_INPROGRESS, by vector
   final boolean[] irqPending = new boolean[Vectors.COUNT]; // IRQ_PENDING, by vector
+  private boolean running; // inside run(): a nested run() is refused
+  private KernelBug oopsed; // the oops that ended a run: the kernel does not run on after one
 
   final EntryPrograms programs;
   final KernelScheduling sched;
@@ -134,12 +136,12 @@ public final class Kernel {
         KernelPath loop =
             KernelPath.of("kernel/softirq.c", "ksoftirqd", false, new TaskOps.Ksoftirqd());
         ksoftirqd[cpu.id] =
-            spawn(TaskSpec.kernelThread(TaskLifecycle.ksoftirqdComm(cpu.id), loop).nice(19).onCpu(cpu.id)
+            lifecycle.spawn(TaskSpec.kernelThread(TaskLifecycle.ksoftirqdComm(cpu.id), loop).nice(19).onCpu(cpu.id)
                 .allowedOn(1L << cpu.id));
       }
     }
     for (TaskSpec spec : c.tasks()) {
-      spawn(spec);
+      lifecycle.spawn(spec);
     }
     if (tracer != null) {
       tracer.boot(this);
@@ -188,17 +190,48 @@ public final class Kernel {
 
   /** Runs the simulation until {@code endNs}. */
   public void run(long endNs) {
+    // the caller's mistakes are the caller's, not an oops of the kernel
+    if (oopsed != null) {
+      throw new IllegalStateException("this kernel oopsed (" + oopsed.getMessage().lines().findFirst().orElse("")
+          + "): it cannot run on");
+    }
+    if (running) {
+      throw new IllegalStateException("run() called from inside the simulation (a probe, an action or a tracer):"
+          + " a kernel runs one stretch at a time");
+    }
+    if (endNs < now()) {
+      throw new IllegalArgumentException("cannot run until " + endNs + " ns: the clock is already at " + now() + " ns");
+    }
+    running = true;
     try {
       sim.runUntil(endNs);
     } catch (KernelBug e) {
+      oopsed = e;
       throw e;
     } catch (RuntimeException e) {
-      throw internalError(cpus[sched.thisCpu()], e);
+      oopsed = internalError(cpus[sched.thisCpu()], e);
+      throw oopsed;
+    } finally {
+      running = false;
     }
   }
 
-  /** Creates a task from {@code spec} and makes it runnable (a boot-time task). */
+  /**
+   * Creates a task from {@code spec} and makes it runnable, as a boot task is.
+   *
+   * @throws IllegalArgumentException if a live task or one of the kernel's own threads already
+   *     has its name: tasks made this way are found by name, as boot tasks are
+   */
   public Task spawn(TaskSpec spec) {
+    java.util.Objects.requireNonNull(spec, "spec");
+    for (KernelCpu c : cpus) {
+      if (c.idle.comm().equals(spec.comm())) {
+        throw new IllegalArgumentException("spawn " + spec.comm() + ": the name of cpu" + c.id + "'s idle task");
+      }
+    }
+    if (lifecycle.byComm(spec.comm()).isPresent()) {
+      throw new IllegalArgumentException("spawn " + spec.comm() + ": a live task has that name");
+    }
     return lifecycle.spawn(spec);
   }
 
@@ -219,6 +252,12 @@ public final class Kernel {
    */
   public void checkInvariants() {
     KernelInvariants.check(this, cpus, lifecycle.tasks());
+  }
+
+  private void checkCpu(int cpu) {
+    if (cpu < 0 || cpu >= cpus.length) {
+      throw new IllegalArgumentException("no cpu" + cpu + " on a " + cpus.length + "-CPU machine");
+    }
   }
 
   /** Number of CPUs. */
@@ -248,11 +287,13 @@ public final class Kernel {
 
   /** The task running on {@code cpu}. */
   public Task current(int cpu) {
+    checkCpu(cpu);
     return cpus[cpu].current;
   }
 
   /** The idle task of {@code cpu}. */
   public Task idle(int cpu) {
+    checkCpu(cpu);
     return cpus[cpu].idle;
   }
 
@@ -296,6 +337,7 @@ public final class Kernel {
 
   /** Per-CPU kernel state of CPU {@code i}. */
   public KernelCpu cpu(int i) {
+    checkCpu(i);
     return cpus[i];
   }
 

@@ -77,6 +77,7 @@ public final class KernelBuilder {
 
   /** The scheduler (exactly one). */
   public KernelBuilder scheduler(Scheduler s) {
+    checkOpen();
     Objects.requireNonNull(s, "scheduler");
     schedulers++;
     this.scheduler = s;
@@ -95,6 +96,7 @@ public final class KernelBuilder {
    *     stated there
    */
   public KernelBuilder patch(KernelPatch patch) {
+    checkOpen();
     Objects.requireNonNull(patch, "patch");
     checkPatchName(patch.name());
     patches.add(patch);
@@ -176,12 +178,14 @@ public final class KernelBuilder {
 
   /** Starts {@code spec} at boot. */
   public KernelBuilder task(TaskSpec spec) {
+    checkOpen();
     tasks.add(Objects.requireNonNull(spec, "task"));
     return this;
   }
 
   /** {@code request_irq(irq, handler, flags)}: {@code saInterrupt} keeps interrupts off. */
   public KernelBuilder requestIrq(int irq, String name, KernelPath handler, boolean saInterrupt) {
+    checkOpen();
     if (irq < 0 || irq >= IoApic.PINS) {
       throw new IllegalArgumentException("request_irq: no IRQ line " + irq);
     }
@@ -206,6 +210,7 @@ public final class KernelBuilder {
 
   /** {@code open_softirq(nr, action)}. */
   public KernelBuilder openSoftirq(Softirq s, KernelPath handler) {
+    checkOpen();
     kernelHandler("open_softirq(" + s + ")", handler, "a softirq action");
     softirqHandlers.put(s, handler);
     return this;
@@ -216,6 +221,7 @@ public final class KernelBuilder {
    * were attached ({@link Tracer#compose}).
    */
   public KernelBuilder tracer(Tracer t) {
+    checkOpen();
     Objects.requireNonNull(t, "tracer");
     this.tracer = tracer == null ? t : Tracer.both(tracer, t);
     return this;
@@ -223,12 +229,14 @@ public final class KernelBuilder {
 
   /** Which debug checks run (all by default). */
   public KernelBuilder debugChecks(DebugChecks d) {
+    checkOpen();
     this.debug = Objects.requireNonNull(d, "debug");
     return this;
   }
 
   /** Timer frequency (100 by default), within {@link #checkHz}'s range. */
   public KernelBuilder hz(int value) {
+    checkOpen();
     this.hz = checkHz(value);
     return this;
   }
@@ -250,6 +258,7 @@ public final class KernelBuilder {
 
   /** Whether per-CPU ksoftirqd threads exist (2.4.10 and later: yes). */
   public KernelBuilder ksoftirqd(boolean on) {
+    checkOpen();
     this.ksoftirqd = on;
     return this;
   }
@@ -272,6 +281,7 @@ public final class KernelBuilder {
    * mistyped one, is refused instead of silently never running.
    */
   public KernelBuilder declareSites(java.util.Collection<Site> sites) {
+    checkOpen();
     sites.forEach(s -> declaredSites.add(Objects.requireNonNull(s, "site")));
     return this;
   }
@@ -369,6 +379,13 @@ public final class KernelBuilder {
     /** The object of {@code type} attached to the builder, if any. */
     public <T> Optional<T> attachment(Class<T> type) {
       return Optional.ofNullable(attachments.get(type.getName())).map(type::cast);
+    }
+  }
+
+  /** A builder builds one kernel: after {@link #build()}, a change would reach nothing. */
+  private void checkOpen() {
+    if (built) {
+      throw new IllegalStateException("this builder already built its kernel: a change now would reach nothing");
     }
   }
 

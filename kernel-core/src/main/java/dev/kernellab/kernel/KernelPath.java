@@ -207,6 +207,7 @@ public final class KernelPath {
 
     /** Runs for a length drawn from {@code d} each time. */
     public Builder compute(Distribution d) {
+      Objects.requireNonNull(d, "compute: d");
       return add(new FlowOps.Compute(d));
     }
 
@@ -321,17 +322,25 @@ public final class KernelPath {
      * patch's hooks and the loop cannot name it two ways.
      */
     public Builder loop(Site site, Distribution count, Consumer<Builder> body) {
+      Objects.requireNonNull(site, "loop: site");
+      Objects.requireNonNull(count, "loop: count");
+      Objects.requireNonNull(body, "loop: body");
       Site s = own(site);
       return add(new FlowOps.Loop(s, count, body(s, body)));
     }
 
     /** {@link #loop(Site, Distribution, Consumer)} with a fixed count. */
     public Builder loop(Site site, long count, Consumer<Builder> body) {
+      Objects.requireNonNull(site, "loop: site");
+      Objects.requireNonNull(body, "loop: body");
       return loop(site, Distribution.fixed(count), body);
     }
 
     /** {@link #loop(Site, Distribution, Consumer)} with a count worked out on entry. */
     public Builder loop(Site site, Count count, Consumer<Builder> body) {
+      Objects.requireNonNull(site, "loop: site");
+      Objects.requireNonNull(count, "loop: count");
+      Objects.requireNonNull(body, "loop: body");
       Site s = own(site);
       return add(new FlowOps.Loop(s, count, body(s, body)));
     }
@@ -346,12 +355,17 @@ public final class KernelPath {
      * @throws IllegalStateException on a kernel path
      */
     public Builder loop(String label, Distribution count, Consumer<Builder> body) {
+      Objects.requireNonNull(label, "loop: label");
+      Objects.requireNonNull(count, "loop: count");
+      Objects.requireNonNull(body, "loop: body");
       Site s = userSite("loop", label);
       return add(new FlowOps.Loop(s, count, body(s, body)));
     }
 
     /** {@link #loop(String, Distribution, Consumer)} with a fixed count. */
     public Builder loop(String label, long count, Consumer<Builder> body) {
+      Objects.requireNonNull(label, "loop: label");
+      Objects.requireNonNull(body, "loop: body");
       return loop(label, Distribution.fixed(count), body);
     }
 
@@ -379,6 +393,7 @@ public final class KernelPath {
 
     /** Calls another path (kernel paths only call kernel paths). */
     public Builder call(KernelPath target) {
+      Objects.requireNonNull(target, "call: target");
       if (target.isUser()) {
         throw new IllegalArgumentException("cannot call user program " + target.function());
       }
@@ -387,6 +402,9 @@ public final class KernelPath {
 
     /** Calls {@code target} only if {@code guard} says so, described as {@code description}. */
     public Builder callIf(String description, Guard guard, KernelPath target) {
+      Objects.requireNonNull(description, "callIf: description");
+      Objects.requireNonNull(guard, "callIf: guard");
+      Objects.requireNonNull(target, "callIf: target");
       if (target.isUser()) {
         throw new IllegalArgumentException("cannot call user program " + target.function());
       }
@@ -395,6 +413,10 @@ public final class KernelPath {
 
     /** Calls {@code target} if {@code guard} says so, else {@code otherwise}. */
     public Builder callIfElse(String description, Guard guard, KernelPath target, KernelPath otherwise) {
+      Objects.requireNonNull(description, "callIfElse: description");
+      Objects.requireNonNull(guard, "callIfElse: guard");
+      Objects.requireNonNull(target, "callIfElse: target");
+      Objects.requireNonNull(otherwise, "callIfElse: otherwise");
       if (target.isUser() || otherwise.isUser()) {
         throw new IllegalArgumentException("cannot call a user program");
       }
@@ -404,45 +426,56 @@ public final class KernelPath {
 
     /** {@code down(sem)}: sleep uninterruptibly until a slot is free, then take it. */
     public Builder down(Semaphore sem) {
+      Objects.requireNonNull(sem, "down: sem");
       return kernelOnly("down", new TaskOps.WaitEvent(
           sem.waitQueue(), sem::tryDown, TaskState.UNINTERRUPTIBLE, true, "down(&" + sem.name() + ")"));
     }
 
     /** {@code if (!down_trylock(sem)) target();}: {@code target} runs holding the semaphore. */
     public Builder callIfDownTrylock(Semaphore sem, KernelPath target) {
+      Objects.requireNonNull(sem, "callIfDownTrylock: sem");
+      Objects.requireNonNull(target, "callIfDownTrylock: target");
       return callIf("!down_trylock(&" + sem.name() + ")", c -> sem.tryDown(), target);
     }
 
     /** {@code up(sem)}: release a slot and wake one sleeper. */
     public Builder up(Semaphore sem) {
+      Objects.requireNonNull(sem, "up: sem");
       effect("up(&" + sem.name() + ")", c -> sem.up());
       return wakeUp(sem.waitQueue());
     }
 
     /** {@code set_current_state(state)}. */
     public Builder setState(TaskState state) {
+      Objects.requireNonNull(state, "setState: state");
       return kernelOnly("set_current_state", new FlowOps.SetState(state));
     }
 
     /** {@code interruptible_sleep_on(wq)}: sleep until woken. */
     public Builder sleepOn(WaitQueue wq) {
+      Objects.requireNonNull(wq, "sleepOn: wq");
       return kernelOnly("sleep_on", new TaskOps.WaitEvent(wq, null, TaskState.INTERRUPTIBLE, false));
     }
 
     /** {@code wait_event_interruptible(wq, condition)}. */
     public Builder waitEvent(WaitQueue wq, WaitCondition condition) {
+      Objects.requireNonNull(wq, "waitEvent: wq");
+      Objects.requireNonNull(condition, "waitEvent: condition");
       return kernelOnly(
           "wait_event", new TaskOps.WaitEvent(wq, condition, TaskState.INTERRUPTIBLE, false));
     }
 
     /** {@code wait_event(wq, condition)} in TASK_UNINTERRUPTIBLE (disk waits). */
     public Builder waitEventUninterruptible(WaitQueue wq, WaitCondition condition) {
+      Objects.requireNonNull(wq, "waitEventUninterruptible: wq");
+      Objects.requireNonNull(condition, "waitEventUninterruptible: condition");
       return kernelOnly(
           "wait_event", new TaskOps.WaitEvent(wq, condition, TaskState.UNINTERRUPTIBLE, false));
     }
 
     /** {@code wake_up(wq)}: every non-exclusive waiter and one exclusive one. */
     public Builder wakeUp(WaitQueue wq) {
+      Objects.requireNonNull(wq, "wakeUp: wq");
       return kernelOnly("wake_up", new TaskOps.WakeUp(wq, false));
     }
 
@@ -452,11 +485,13 @@ public final class KernelPath {
      * run on this CPU: no other CPU is disturbed, and p runs here when the waker blocks.
      */
     public Builder wakeUpSync(WaitQueue wq) {
+      Objects.requireNonNull(wq, "wakeUpSync: wq");
       return kernelOnly("wake_up_sync", new TaskOps.WakeUp(wq, true));
     }
 
     /** {@code raise_softirq(nr)} / {@code mark_bh}. */
     public Builder raiseSoftirq(Softirq s) {
+      Objects.requireNonNull(s, "raiseSoftirq: s");
       return kernelOnly("raise_softirq", new IrqOps.RaiseSoftirq(s));
     }
 
@@ -524,6 +559,7 @@ public final class KernelPath {
 
     /** {@code schedule_timeout} of a drawn length. */
     public Builder sleepFor(Distribution ns) {
+      Objects.requireNonNull(ns, "sleepFor: ns");
       return kernelOnly("schedule_timeout", new TaskOps.SleepTimeout(ns, false));
     }
 
@@ -532,11 +568,13 @@ public final class KernelPath {
      * instead for a real-time task asking for 2 ms or less.
      */
     public Builder nanosleep(Distribution ns) {
+      Objects.requireNonNull(ns, "nanosleep: ns");
       return kernelOnly("sys_nanosleep", new TaskOps.SleepTimeout(ns, true));
     }
 
     /** {@code sys_nanosleep} of a length worked out at the call (a caller's remaining time). */
     public Builder nanosleep(Count ns) {
+      Objects.requireNonNull(ns, "nanosleep: ns");
       return kernelOnly("sys_nanosleep", new TaskOps.SleepTimeout(ns, "worked out at the call", true));
     }
 
@@ -545,11 +583,15 @@ public final class KernelPath {
      * TASK_UNINTERRUPTIBLE until the interrupt handler completes them.
      */
     public Builder diskIo(Distribution lba, Distribution sectors, boolean write) {
+      Objects.requireNonNull(lba, "diskIo: lba");
+      Objects.requireNonNull(sectors, "diskIo: sectors");
       return kernelOnly("submit_bh", new IoOps.DiskIo(lba, sectors, write));
     }
 
     /** Block I/O at an LBA and of a size worked out when the code gets here. */
     public Builder diskIo(Count lba, Count sectors, boolean write) {
+      Objects.requireNonNull(lba, "diskIo: lba");
+      Objects.requireNonNull(sectors, "diskIo: sectors");
       return kernelOnly("submit_bh", new IoOps.DiskIo(lba, sectors, "some", write));
     }
 
@@ -559,6 +601,7 @@ public final class KernelPath {
      * CONFIG_PREEMPT is a preemption point when it returns into kernel code.
      */
     public Builder pageFault(KernelPath handler) {
+      Objects.requireNonNull(handler, "pageFault: handler");
       if (handler.isUser()) {
         throw new IllegalArgumentException("a fault handler must be a kernel path");
       }
@@ -567,6 +610,7 @@ public final class KernelPath {
 
     /** A user-space measurement, taken when the program reaches this point. */
     public Builder probe(UserProbe p) {
+      Objects.requireNonNull(p, "probe: p");
       if (!user) {
         throw new IllegalStateException("probe in kernel path " + function + ": probes run in user mode");
       }
@@ -575,11 +619,14 @@ public final class KernelPath {
 
     /** Zero-time driver code, described for listings. */
     public Builder effect(String description, Action action) {
+      Objects.requireNonNull(description, "effect: description");
+      Objects.requireNonNull(action, "effect: action");
       return add(new FlowOps.Effect(description, action));
     }
 
     /** A system call from a user program: entry, {@code body} in kernel mode, return to user. */
     public Builder syscall(KernelPath body) {
+      Objects.requireNonNull(body, "syscall: body");
       if (!user) {
         throw new IllegalStateException(
             "syscall in kernel path " + function + ": only user programs make system calls");
@@ -618,12 +665,17 @@ public final class KernelPath {
      * @throws IllegalStateException on a kernel path
      */
     public Builder loopWhile(String label, Guard condition, Consumer<Builder> body) {
+      Objects.requireNonNull(label, "loopWhile: label");
+      Objects.requireNonNull(condition, "loopWhile: condition");
+      Objects.requireNonNull(body, "loopWhile: body");
       Site s = userSite("loopWhile", label);
       return add(new FlowOps.Loop(s, c -> Long.MAX_VALUE, condition, body(s, body)));
     }
 
     /** Runs for a length worked out when the code gets here, described as {@code what}. */
     public Builder compute(String what, Count ns) {
+      Objects.requireNonNull(what, "compute: what");
+      Objects.requireNonNull(ns, "compute: ns");
       return add(new FlowOps.DynamicCompute(what, (k, c) -> ns.at(c)));
     }
 

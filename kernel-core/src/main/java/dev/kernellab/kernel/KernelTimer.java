@@ -20,6 +20,8 @@ public final class KernelTimer {
 
   /** Creates an unarmed timer that runs {@code function} on expiry. */
   public KernelTimer(String name, Action function) {
+    java.util.Objects.requireNonNull(name, "a timer's name");
+    java.util.Objects.requireNonNull(function, "timer " + name + ": its function");
     this.name = name;
     this.function = function;
     this.entry = new Event("timer." + name, now -> { });

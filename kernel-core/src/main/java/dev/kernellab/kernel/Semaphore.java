@@ -29,6 +29,9 @@ public final class Semaphore {
   /** A semaphore with {@code initial} free slots ({@code sema_init}); 1 is a mutex. */
   @Models(file = "include/asm-i386/semaphore.h", function = "sema_init", version = "2.4.17")
   public Semaphore(String name, int initial) {
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException("a semaphore needs a name, got " + (name == null ? "null" : "\"" + name + "\""));
+    }
     if (initial < 0) {
       throw new IllegalArgumentException("semaphore " + name + ": negative count " + initial);
     }
@@ -59,6 +62,10 @@ public final class Semaphore {
 
   @Models(file = "include/asm-i386/semaphore.h", function = "up", version = "2.4.17")
   void up() {
+    if (count == Integer.MAX_VALUE) {
+      // the kernel's atomic_t would wrap to negative and block every down(): a program's bug
+      throw new IllegalStateException("semaphore " + name + ": up() past " + Integer.MAX_VALUE + " free slots");
+    }
     count++;
   }
 

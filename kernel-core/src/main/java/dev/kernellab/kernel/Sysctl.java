@@ -11,6 +11,9 @@ public final class Sysctl {
 
   /** Creates the switch with its initial value. */
   public Sysctl(String name, boolean initial) {
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException("a sysctl needs its /proc/sys name, got " + (name == null ? "null" : "\"" + name + "\""));
+    }
     this.name = name;
     this.value = initial;
   }

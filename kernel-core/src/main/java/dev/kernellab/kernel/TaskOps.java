@@ -345,6 +345,11 @@ final class TaskOps {
   static final class SleepTimeout extends Op {
     /** sys_nanosleep's busy-wait limit for real-time tasks, 2 ms (kernel/timer.c 2.4.17). */
     static final long NANOSLEEP_UDELAY_LIMIT_NS = 2_000_000;
+    /**
+     * {@code MAX_SCHEDULE_TIMEOUT} as a jiffy count: 2.4's is LONG_MAX on a 32-bit long; the
+     * model's jiffies are a 64-bit count, so any sleep past it is for ever.
+     */
+    static final long MAX_SCHEDULE_TIMEOUT_TICKS = Long.MAX_VALUE / 2;
 
     final Count length;
     final String lengthLabel;
@@ -364,14 +369,21 @@ final class TaskOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       Task t = c.current;
       if (f.phase == 0) {
-        long ns = Math.max(0, length.at(c));
+        long ns = length.at(c);
+        if (ns < 0) {
+          throw new IllegalStateException(describe() + ": a sleep of " + ns + " ns, a length is 0 or more");
+        }
         if (nanosleep && ns <= NANOSLEEP_UDELAY_LIMIT_NS && t.policy().isRealTime()) {
           c.compute(f, ns, true);
           return;
         }
         long tick = 1_000_000_000L / k.hz();
-        long ticks = (ns + tick - 1) / tick + (nanosleep ? 1 : 0);
-        k.modTimer(k.lifecycle.timeoutTimer(t), k.jiffies() + ticks);
+        long ticks = ns / tick + (ns % tick != 0 ? 1 : 0) + (nanosleep ? 1 : 0);
+        // schedule_timeout(MAX_SCHEDULE_TIMEOUT) is a plain schedule(): a sleep longer than the
+        // jiffies counter can reach is a sleep for ever, with no timer (kernel/sched.c 2.4.17)
+        if (ticks < MAX_SCHEDULE_TIMEOUT_TICKS - k.jiffies()) {
+          k.modTimer(k.lifecycle.timeoutTimer(t), k.jiffies() + ticks);
+        }
         t.setState(TaskState.INTERRUPTIBLE);
         f.phase = 1;
         k.sched.callSchedule(c, ctx);

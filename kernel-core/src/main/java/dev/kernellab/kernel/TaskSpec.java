@@ -37,6 +37,11 @@ public record TaskSpec(
       throw new IllegalArgumentException(comm + ": resident pages must be >= 0, got " + residentPages);
     }
     Objects.requireNonNull(comm, "comm");
+    if (comm.isBlank() || comm.chars().anyMatch(ch -> Character.isISOControl(ch) || Character.isWhitespace(ch))) {
+      // a task's name is one word in every trace line (ftrace's comm-pid column)
+      throw new IllegalArgumentException("a task's name is one word without blanks or control characters, got \""
+          + comm.replace("\n", "\\n") + "\"");
+    }
     Objects.requireNonNull(program, "program");
     Objects.requireNonNull(policy, "policy");
     if (policy.isRealTime() ? rtPriority < 1 || rtPriority > 99 : rtPriority != 0) {
@@ -54,6 +59,7 @@ public record TaskSpec(
 
   /** A SCHED_OTHER user task, nice 0, on CPU 0. */
   public static TaskSpec user(String comm, KernelPath program) {
+    Objects.requireNonNull(program, "program");
     if (!program.isUser()) {
       throw new IllegalArgumentException(comm + ": a user task needs a user program");
     }
@@ -62,6 +68,7 @@ public record TaskSpec(
 
   /** A kernel thread (no mm), nice 0, on CPU 0. */
   public static TaskSpec kernelThread(String comm, KernelPath program) {
+    Objects.requireNonNull(program, "program");
     if (program.isUser()) {
       throw new IllegalArgumentException(comm + ": a kernel thread runs a kernel path");
     }

@@ -24,6 +24,7 @@ public final class WaitQueue {
 
   /** Creates an empty queue. */
   public WaitQueue(String name) {
+    java.util.Objects.requireNonNull(name, "a wait queue's name");
     this.name = name;
   }
 

@@ -235,7 +235,7 @@ class SpinLockSemanticsTests {
         .isInstanceOf(KernelBug.class)
         .hasMessageContaining("BUG: spinlock recursion: L already held (taken by test/lock.c:task)");
     Kernel kernel = smp(1, null, task).requestIrq(Rtc.IRQ, "rtc", handler, false)
-        .debugChecks(new DebugChecks(true, false, true, true, true, true))
+        .debugChecks(new DebugChecks(true, false, true, true, true, true, true))
         .build();
     kernel.machine().simulation().schedule(
         new Event("rtc", now -> kernel.machine().ioApic().assertLine(Rtc.IRQ)), MS);

@@ -77,7 +77,10 @@ public record O1Tunables(
     if (hz < 1 || minTimesliceTicks < 1 || maxTimesliceTicks < minTimesliceTicks
         || maxSleepAvgTicks < 1 || starvationLimitTicks < 1 || busyRebalanceTicks < 1
         || idleRebalanceTicks < 1 || cacheDecayTicks < 0) {
-      throw new IllegalArgumentException("invalid O(1) tunables at HZ=" + hz);
+      throw new IllegalArgumentException(hz >= 1 && minTimesliceTicks < 1
+          ? "the O(1) scheduler needs HZ of " + (1000 / MIN_TIMESLICE_MS) + " or more (MIN_TIMESLICE, "
+              + MIN_TIMESLICE_MS + " ms, is at least one tick), got " + hz
+          : "invalid O(1) tunables at HZ=" + hz);
     }
   }
 

@@ -76,4 +76,11 @@ class O1TunablesTests {
     assertThat(O1Tunables.rtPrio(99)).isZero();
     assertThat(O1Tunables.rtPrio(1)).isEqualTo(98);
   }
+
+  /** Below HZ 100 MIN_TIMESLICE rounds to no tick: the message says what HZ the scheduler needs. */
+  @org.junit.jupiter.api.Test
+  void aTooLowHzSaysTheHzTheSchedulerNeeds() {
+    org.assertj.core.api.Assertions.assertThatIllegalArgumentException().isThrownBy(() -> O1Tunables.forHz(50))
+        .withMessage("the O(1) scheduler needs HZ of 100 or more (MIN_TIMESLICE, 10 ms, is at least one tick), got 50");
+  }
 }
