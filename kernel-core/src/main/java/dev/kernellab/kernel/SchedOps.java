@@ -95,12 +95,27 @@ final class SchedOps {
     }
   }
 
-  /** The switch: the state switch if not done yet, ask the policy, switch stacks. */
+  /**
+   * The switch: the state switch if not done yet, ask the policy, switch stacks. A scheduler
+   * that does not switch under its runqueue lock ({@link Scheduler#switchesUnderRunqueueLock})
+   * unlocks here with {@code spin_unlock_irq}, so the switch that follows runs with interrupts
+   * on: 2.4.17 unlocks right after {@code task_set_cpu(next, this_cpu)}, before
+   * {@code prepare_to_switch()}, {@code switch_mm()} and {@code switch_to()}, and before its
+   * {@code prev == next} test. An interrupt taken in the switch runs on the incoming task's
+   * stack in the model (the real one's first half on prev's): either way it returns into
+   * schedule() with its preempt count held, and {@code cpu_curr} is already {@code next}, whose
+   * need_resched a wake-up then sets.
+   */
+  @Models(file = "kernel/sched.c", function = "schedule", version = "2.4.17")
+  @Models(file = "kernel/sched.c", function = "context_switch", version = "2.5.5")
   static final class Switch extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
       f.scratch = k.sched.switchTasks(c) ? 1 : 0;
+      if (!k.scheduler().switchesUnderRunqueueLock()) {
+        c.irqEnable(ctx);
+      }
     }
 
     @Override

@@ -105,6 +105,20 @@ public interface Scheduler {
     return false;
   }
 
+  /**
+   * The locking discipline of the context switch: true if {@code schedule()} switches stacks
+   * with the runqueue lock held and interrupts off, false if it drops the lock with
+   * {@code spin_unlock_irq} after the pick and switches with interrupts on. Either way the
+   * state switch and the pick are done under the lock; what differs is whether an interrupt can
+   * land in the switch itself ({@code switch_mm}, {@code switch_to}), whose cost the incoming
+   * task pays. 2.5.5's {@code schedule()} calls {@code context_switch()} under {@code rq->lock}
+   * and unlocks in {@code finish_arch_switch()} after it (i386: {@code spin_unlock_irq}); 2.4.17's
+   * unlocks {@code runqueue_lock} before {@code prepare_to_switch()}. Default: under the lock.
+   */
+  default boolean switchesUnderRunqueueLock() {
+    return true;
+  }
+
   /** What one {@code try_to_wake_up} costs, ns. */
   long wakeUpCostNs();
 
