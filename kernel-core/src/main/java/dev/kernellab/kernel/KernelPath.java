@@ -181,6 +181,20 @@ public final class KernelPath {
       if (lock == null) {
         throw new IllegalArgumentException(what + " in " + file + ":" + function + ": no lock (null)");
       }
+      if (lock.isBigKernelLock()) {
+        throw new IllegalArgumentException(what + "(&" + lock + ") in " + file + ":" + function
+            + ": the big kernel lock is taken with lock_kernel() and dropped with unlock_kernel()"
+            + " (lockKernel, unlockKernel), which nest and which schedule() releases and retakes");
+      }
+      return lock;
+    }
+
+    private SpinLock bkl(String what, SpinLock lock) {
+      if (lock == null || !lock.isBigKernelLock()) {
+        throw new IllegalArgumentException(what + "() in " + file + ":" + function + ": "
+            + (lock == null ? "no lock (null)" : lock + " is not the big kernel lock")
+            + "; it takes kernel_flag, SpinLock.bigKernelLock()");
+      }
       return lock;
     }
 
@@ -268,6 +282,21 @@ public final class KernelPath {
     /** {@code write_unlock(lock)}. */
     public Builder writeUnlock(SpinLock lock) {
       return release("write_unlock", rwlock("write_unlock", lock), LockOps.Form.PLAIN, false);
+    }
+
+    /**
+     * {@code lock_kernel()} of {@code kernelFlag}, the kernel's {@link SpinLock#bigKernelLock()}:
+     * nests on the task's {@code lock_depth}; takes the lock at the outermost level where it
+     * exists (SMP, or CONFIG_PREEMPT on UP), and on UP without CONFIG_PREEMPT costs nothing. A
+     * holder may sleep: {@code schedule()} releases the lock and takes it back.
+     */
+    public Builder lockKernel(SpinLock kernelFlag) {
+      return kernelOnly("lock_kernel", new LockOps.LockKernel(bkl("lock_kernel", kernelFlag)));
+    }
+
+    /** {@code unlock_kernel()}: the outermost drops the lock, a preemption point with CONFIG_PREEMPT. */
+    public Builder unlockKernel(SpinLock kernelFlag) {
+      return kernelOnly("unlock_kernel", new LockOps.UnlockKernel(bkl("unlock_kernel", kernelFlag)));
     }
 
     /** {@code local_irq_disable()} ({@code cli}). */

@@ -8,8 +8,8 @@ import java.util.List;
  *
  * <p>The generic half stays in kernel-core and is shared by every scheduler: the entry checks
  * of {@code schedule()} (scheduling while atomic, in interrupt), {@code PREEMPT_ACTIVE}
- * handling (a preempted task is never deactivated), the context-switch cost, accounting and
- * tracing, and the mechanics of setting {@code need_resched} and sending reschedule IPIs
+ * handling (a preempted task is never deactivated), the big kernel lock's release and
+ * reacquisition, the context-switch cost, accounting and tracing, and the mechanics of setting {@code need_resched} and sending reschedule IPIs
  * ({@link SchedulerHost#reschedule}). This mirrors how {@code struct sched_class} later split
  * kernel/sched.c, and how both 2.4.17's and 2.5.5's {@code schedule()} are shaped.
  *

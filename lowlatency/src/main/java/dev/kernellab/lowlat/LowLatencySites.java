@@ -6,7 +6,6 @@ import static dev.kernellab.lowlat.PatchedSite.lb;
 import static dev.kernellab.lowlat.PatchedSite.lbCounted;
 import static dev.kernellab.paths.CatalogLock.DCACHE_LOCK;
 import static dev.kernellab.paths.CatalogLock.INODE_LOCK;
-import static dev.kernellab.paths.CatalogLock.KERNEL_FLAG;
 import static dev.kernellab.paths.CatalogLock.LRU_LIST_LOCK;
 import static dev.kernellab.paths.CatalogLock.PAGECACHE_LOCK;
 import static dev.kernellab.paths.CatalogLock.PAGEMAP_LRU_LOCK;
@@ -141,10 +140,8 @@ public final class LowLatencySites {
           lb(Inode.INVALIDATE_LIST, List.of(INODE_LOCK), PIN_UNPIN_NS,
               "fs/inode.c invalidate_list: break inode_lock with the inode pinned (i_count)", PIN_SOURCE),
           cs(Proc.STATM_PTE_RANGE, "fs/proc/array.c statm_pte_range: conditional_schedule per pte"),
-          lb(Exit.CLOSE_FILES, List.of(KERNEL_FLAG), 0,
-              "kernel/exit.c close_files: conditional_schedule per file; do_exit holds the BKL"
-                  + " there, which schedule() drops and retakes",
-              "release_kernel_lock/reacquire_kernel_lock in schedule(): no revalidation"),
+          cs(Exit.CLOSE_FILES, "kernel/exit.c close_files: conditional_schedule per file, with the"
+              + " BKL do_exit holds there, which schedule() drops and retakes"),
           cs(Block.SUBMIT_BH, "drivers/block/ll_rw_blk.c submit_bh: conditional_schedule per buffer"),
           cs(Console.PUTCS, "drivers/video/fbcon-cfb16.c fbcon_cfb16_putcs: conditional_schedule per"
               + " character (framebuffer consoles only)"),

@@ -148,9 +148,9 @@ public final class Buffer {
         KernelPath.path("fs/buffer.c", "kupdate")
             .loop(KUPDATE, Long.MAX_VALUE, b -> b
                 .sleepFor(KUPDATE_INTERVAL_NS)
-                .spinLock(l.kernelFlag)
+                .lockKernel(l.kernelFlag)
                 .compute(SYNC_SUPERS_NS)
-                .spinUnlock(l.kernelFlag)
+                .unlockKernel(l.kernelFlag)
                 .loop(KUPDATE_BATCH, c -> cache.dirtyPages() > 0
                         ? batches(cache.dirtyOlderThan(c.now() - PageCache.AGE_BUFFER_NS))
                         : c.sample(KUPDATE_BATCHES),
