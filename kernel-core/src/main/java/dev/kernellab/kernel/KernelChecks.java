@@ -84,7 +84,11 @@ final class KernelChecks {
     if (PreemptCount.inInterrupt(t.preemptCount)) {
       throw k.bug(c, "Scheduling in interrupt", t + " " + PreemptCount.describe(t.preemptCount));
     }
-    if (atomicBeyondBkl(t, t.preemptCount)) {
+    int count = t.preemptCount;
+    if ((count & PreemptCount.PREEMPT_ACTIVE) != 0) {
+      count -= PreemptCount.PREEMPT_OFFSET; // preempt_schedule()'s own "+ 1" (2.4.17-1)
+    }
+    if (atomicBeyondBkl(t, count)) {
       throw k.bug(c, "scheduling while atomic",
           t + " " + PreemptCount.describe(t.preemptCount) + heldLocks(c) + ", called from "
               + callerOf(ctx));

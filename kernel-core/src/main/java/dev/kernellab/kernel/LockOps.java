@@ -140,7 +140,7 @@ final class LockOps {
         default -> {
           f.advance();
           if (form == Form.BH) {
-            c.preemptCheck(ctx); // local_bh_enable() ends in preempt_check_resched()
+            c.preemptCheck(ctx); // the patch's local_bh_enable() ends in preempt_enable()
           }
         }
       }

@@ -225,7 +225,11 @@ final class SchedOps {
    * {@code preempt_schedule()}: PREEMPT_ACTIVE around schedule(), so no dequeue, again while
    * need_resched is set (2.4.17-1: {@code while (current->need_resched)}; O(1) 2.4.18-2:
    * {@code goto need_resched} after the barrier, "we can miss a preemption between schedule()
-   * and now"). Neither variant looks at the interrupt flag: a preemption from inside a
+   * and now"). 2.4.17-1 adds {@code PREEMPT_ACTIVE + 1}: the preempted task keeps one count of
+   * its own across the switch, so it is in a preempt-off stretch from here, and a tracer reading
+   * its count while it is switched out sees {@code PREEMPT_ACTIVE + 2} (this and schedule()'s
+   * own); the O(1) patch adds PREEMPT_ACTIVE alone, which no decision of the model tells apart
+   * (both are non-zero). Neither variant looks at the interrupt flag: a preemption from inside a
    * {@code cli} region returns with interrupts on, because schedule() ends in
    * {@code spin_unlock_irq}.
    */
@@ -236,10 +240,12 @@ final class SchedOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (f.phase == 0) {
         c.current.preemptCount += PreemptCount.PREEMPT_ACTIVE;
+        c.addPreemptCount(PreemptCount.PREEMPT_OFFSET, ctx);
         f.phase = 1;
         k.sched.callSchedule(c, ctx);
         return;
       }
+      c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET, ctx);
       c.current.preemptCount -= PreemptCount.PREEMPT_ACTIVE;
       if (c.current.needResched()) {
         f.phase = 0;
