@@ -108,7 +108,10 @@ public final class KernelPath {
     }
   }
 
-  /** Every site of loops in this path and the paths it calls, in program order, each once. */
+  /**
+   * Every site of loops and {@linkplain Builder#point points} in this path and the paths it
+   * calls, in program order, each once.
+   */
   public List<Site> sites() {
     List<Site> out = new ArrayList<>();
     collectSites(out, new ArrayList<>());
@@ -128,6 +131,10 @@ public final class KernelPath {
           out.add(loop.site);
         }
         loop.body.collectSites(out, seen);
+      } else if (op instanceof FlowOps.Point point) {
+        if (!out.contains(point.site)) {
+          out.add(point.site);
+        }
       } else if (op instanceof FlowOps.Call call) {
         call.target.collectSites(out, seen);
       }
@@ -352,6 +359,15 @@ public final class KernelPath {
     public Builder loop(Site site, Distribution count, Consumer<Builder> body) {
       Site s = own(site);
       return add(new FlowOps.Loop(s, count, body(s, body)));
+    }
+
+    /**
+     * A site in straight-line code, a constant of this function: where a patch may hook code
+     * that runs once when the path gets there (a reschedule point after a statement). Runs
+     * nothing in a kernel whose patches hook nothing there.
+     */
+    public Builder point(Site site) {
+      return kernelOnly("point", new FlowOps.Point(own(site)));
     }
 
     /** {@link #loop(Site, Distribution, Consumer)} with a fixed count. */
