@@ -147,6 +147,13 @@ public final class CondReschedLock {
         throw new IllegalArgumentException(
             description + ": a lock break needs its locks and a revalidation cost >= 0");
       }
+      for (SpinLock l : locks) {
+        if (l.isBigKernelLock()) {
+          throw new IllegalArgumentException(description + ": " + l + " is the big kernel lock, which"
+              + " schedule() drops and retakes by itself (release_kernel_lock): reschedule with it"
+              + " held (condResched) instead of breaking it");
+        }
+      }
       if (when == null || then == null) {
         throw new IllegalArgumentException(description + ": a lock break needs its test and what runs then");
       }

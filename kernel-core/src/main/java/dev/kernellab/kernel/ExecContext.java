@@ -40,6 +40,7 @@ final class ExecContext {
   private boolean[] irqFlags = new boolean[4];
   int irqFlagsDepth;
   int vector; // HARDIRQ: the vector being handled
+  boolean processContext; // SOFTIRQ: do_softirq() called by a task with nothing held (ksoftirqd)
 
   ExecContext(Task task, Kind kind) {
     this.task = task;
@@ -81,6 +82,7 @@ final class ExecContext {
       pop();
     }
     irqFlagsDepth = 0;
+    processContext = false;
   }
 
   /** True if the running frame executes user-mode code. */

@@ -130,6 +130,33 @@ final class FlowOps {
     }
   }
 
+  /**
+   * A {@link Site} in straight-line code: runs what a patch hooked there, once, and nothing in
+   * a kernel without such a patch (the low-latency patch's {@code conditional_schedule()} after
+   * a statement rather than inside a loop).
+   */
+  static final class Point extends Op {
+    final Site site;
+
+    Point(Site site) {
+      this.site = site;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      f.advance();
+      KernelPath hook = k.siteHook(site);
+      if (hook != null) {
+        ctx.push(hook, false);
+      }
+    }
+
+    @Override
+    String describe() {
+      return "site " + site.key();
+    }
+  }
+
   /** Calls another path. */
   static final class Call extends Op {
     final KernelPath target;

@@ -192,6 +192,11 @@ final class Interpreter implements CpuListener {
         }
         c.contextDepth--;
         c.cpu.restoreInterruptFlag(ctx.popIrqFlag());
+        if (ctx.processContext && c.contextDepth == 0) {
+          // do_softirq's __local_bh_enable() ends in preempt_enable() with the preempt patch:
+          // in a task that holds nothing (ksoftirqd) the count is zero here.
+          c.preemptCheck(c.current.context);
+        }
       }
       case HARDIRQ -> throw k.bug(c, "hardirq context ended without iret",
           "vector 0x" + Integer.toHexString(ctx.vector));

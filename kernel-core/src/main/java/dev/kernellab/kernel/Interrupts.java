@@ -29,11 +29,24 @@ final class Interrupts {
 
   @Models(file = "kernel/softirq.c", function = "do_softirq", version = "2.4.17")
   void pushSoftirqContext(KernelCpu c) {
+    pushSoftirqContext(c, false);
+  }
+
+  /**
+   * {@code do_softirq()}; {@code processContext} when a task calls it with nothing held
+   * (ksoftirqd), so that its closing {@code __local_bh_enable()} brings the count to zero: with
+   * preempt-kernel-rml-2.4.17-1 that is a {@code preempt_enable()}, a preemption point
+   * (include/asm-i386/softirq.h hunk). From an interrupt's exit the patch's entry code holds a
+   * count, and from {@code local_bh_enable()} the outer {@code local_bh_disable()}'s, so
+   * neither is one there.
+   */
+  void pushSoftirqContext(KernelCpu c, boolean processContext) {
     if (k.debug.preemptCount() && PreemptCount.inInterrupt(c.current.preemptCount)) {
       throw k.bug(c, "softirq in interrupt",
           "do_softirq with " + PreemptCount.describe(c.current.preemptCount));
     }
     ExecContext ctx = pushContext(c, ExecContext.Kind.SOFTIRQ);
+    ctx.processContext = processContext;
     ctx.saveIrqFlag(c.cpu.interruptsEnabled());
     ctx.push(k.programs.softirqPath, false);
   }

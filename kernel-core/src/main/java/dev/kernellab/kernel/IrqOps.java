@@ -134,8 +134,13 @@ final class IrqOps {
     }
   }
 
-  /** {@code local_bh_enable()}: pending softirqs run when the count reaches zero. */
+  /**
+   * {@code local_bh_enable()}: pending softirqs run when the count reaches zero; the preempt
+   * patch's version then ends in {@code preempt_enable()}, a preemption point.
+   */
   @Models(file = "include/asm-i386/softirq.h", function = "local_bh_enable", version = "2.4.17")
+  @Models(file = "include/asm-i386/softirq.h", function = "local_bh_enable",
+      version = "preempt-kernel-rml-2.4.17-1")
   static final class BhEnable extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -290,9 +295,14 @@ final class IrqOps {
 
   /**
    * {@code do_softirq()} of 2.4.17: run every pending softirq with interrupts on, restart while
-   * new ones (not yet run this time) are raised, and leave the rest to ksoftirqd.
+   * new ones (not yet run this time) are raised, and leave the rest to ksoftirqd. It ends in
+   * {@code __local_bh_enable()}, which the preempt patch ends in {@code preempt_enable()}: a
+   * preemption point where a task called do_softirq() with nothing held, taken when the
+   * softirq context is left (Interrupts.pushSoftirqContext).
    */
   @Models(file = "kernel/softirq.c", function = "do_softirq", version = "2.4.17")
+  @Models(file = "include/asm-i386/softirq.h", function = "__local_bh_enable",
+      version = "preempt-kernel-rml-2.4.17-1")
   static final class DoSoftirq extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {

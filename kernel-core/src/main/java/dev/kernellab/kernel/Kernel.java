@@ -44,6 +44,7 @@ public final class Kernel {
    *   TimerInterrupts   timer_interrupt, do_timer, the local timers, the timer list
    *   Interrupts        irq entry and exit, softirq contexts
    *   SpinLocks         spinlocks, rwlocks, their debug checks
+   *   BigKernelLock     lock_kernel, unlock_kernel, and their release and retake in schedule()
    *
    * Each CPU runs a stack of execution contexts: the current task's context at the bottom,
    * hardirq and softirq contexts above it (KernelCpu.contexts). Each context is a stack of
@@ -78,6 +79,7 @@ public final class Kernel {
   final TimerInterrupts timers;
   final Interpreter interpreter;
   final SpinLocks locks;
+  final BigKernelLock bkl;
   final KernelChecks checks;
   final Interrupts interrupts;
 
@@ -110,6 +112,7 @@ public final class Kernel {
     }
     this.ksoftirqd = new Task[cpus.length];
     this.locks = new SpinLocks(this, cpus, sim, tracer, debug);
+    this.bkl = new BigKernelLock(this, cpus.length > 1 || preemption.preemptsKernelCode());
     this.checks = new KernelChecks(this, debug);
     this.interrupts = new Interrupts(this);
     vectorActions[machine.ioApic().vectorOf(IdeDisk.IRQ)] =

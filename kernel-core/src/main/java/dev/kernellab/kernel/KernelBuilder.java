@@ -322,7 +322,8 @@ public final class KernelBuilder {
     }
 
     /**
-     * Runs {@code hook} between the iterations of every loop at {@code site}. Two patches
+     * Runs {@code hook} between the iterations of every loop at {@code site}, or once where a
+     * path reaches {@code site} as a {@linkplain KernelPath.Builder#point point}. Two patches
      * hooking one site run in the order they were applied.
      */
     public void hookSite(Site site, KernelPath hook) {

@@ -16,9 +16,13 @@ final class KernelChecks {
     this.debug = debug;
   }
 
+  /**
+   * do_exit() takes the big kernel lock and never drops it: its last schedule() does
+   * (kernel/exit.c 2.4.17), so that lock's count is no leak.
+   */
   void checkExit(KernelCpu c) {
     Task t = c.current;
-    if (debug.preemptCount() && PreemptCount.inAtomic(t.preemptCount)) {
+    if (debug.preemptCount() && atomicBeyondBkl(t, t.preemptCount)) {
       throw k.bug(c, "exit with preempt_count", t + " exited with " + PreemptCount.describe(t.preemptCount));
     }
   }
@@ -36,6 +40,13 @@ final class KernelChecks {
       throw k.bug(c, "return to user with preempt_count",
           t + " leaves " + callerOf(t.context) + " with " + PreemptCount.describe(t.preemptCount)
               + heldLocks(c));
+    }
+    if (debug.lockOwnership() && t.lockDepth >= 0) {
+      // 2.4 checks nothing here; without SMP or CONFIG_PREEMPT a leaked lock_kernel() holds no
+      // lock and no count, so only lock_depth shows it.
+      throw k.bug(c, "return to user holding the big kernel lock",
+          t + " leaves " + callerOf(t.context) + " with lock_depth " + t.lockDepth
+              + ": a lock_kernel() without its unlock_kernel()");
     }
   }
 
@@ -73,7 +84,11 @@ final class KernelChecks {
     if (PreemptCount.inInterrupt(t.preemptCount)) {
       throw k.bug(c, "Scheduling in interrupt", t + " " + PreemptCount.describe(t.preemptCount));
     }
-    if (PreemptCount.inAtomic(t.preemptCount)) {
+    int count = t.preemptCount;
+    if ((count & PreemptCount.PREEMPT_ACTIVE) != 0) {
+      count -= PreemptCount.PREEMPT_OFFSET; // preempt_schedule()'s own "+ 1" (2.4.17-1)
+    }
+    if (atomicBeyondBkl(t, count)) {
       throw k.bug(c, "scheduling while atomic",
           t + " " + PreemptCount.describe(t.preemptCount) + heldLocks(c) + ", called from "
               + callerOf(ctx));
@@ -82,6 +97,18 @@ final class KernelChecks {
     // (SLEEP_ON_HEAD ends in wq_write_unlock without the restore), and schedule() takes
     // runqueue_lock with spin_lock_irq and leaves with spin_unlock_irq whatever it was given
     // (kernel/sched.c 2.4.17). The 2.4 preempt patches add no such check either.
+  }
+
+  /**
+   * in_atomic() of {@code count}, less the count of the big kernel lock {@code t} holds: a BKL
+   * holder may sleep (schedule() releases the lock), a holder of any other lock may not.
+   */
+  private boolean atomicBeyondBkl(Task t, int count) {
+    int held = count & ~PreemptCount.PREEMPT_ACTIVE;
+    if (k.bkl.heldBy(t)) {
+      held -= PreemptCount.PREEMPT_OFFSET;
+    }
+    return held != 0;
   }
 
   private String heldLocks(KernelCpu c) {

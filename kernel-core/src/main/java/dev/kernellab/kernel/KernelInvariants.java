@@ -10,7 +10,8 @@ import java.util.Set;
  * What must hold of a kernel between any two events, checked on request
  * ({@link Kernel#checkInvariants()}): the scheduler's own invariants, and that no task is lost
  * or duplicated: each runs on at most one CPU, each runnable task is queued exactly once, the
- * queues hold only live tasks, and every lock a CPU lists as held is held by that CPU.
+ * queues hold only live tasks, every lock a CPU lists as held is held by that CPU, and the big
+ * kernel lock, when held, is held by a CPU's current task with a lock_depth.
  *
  * <p>In the kernel these are the runqueue sanity checks that {@code CONFIG_DEBUG_KERNEL}
  * builds carry in spirit (2.4.17 {@code schedule()}'s {@code BUG_ON}s, 2.5's runqueue
@@ -43,6 +44,13 @@ final class KernelInvariants {
           throw k.bug(c, "held-lock list corrupt", l + " listed as held on cpu" + c.id + " but held by cpu" + l.writerCpu);
         }
       }
+    }
+    SpinLock bkl = k.bkl.flag();
+    if (bkl != null && bkl.writerCpu >= 0 && cpus[bkl.writerCpu].current.lockDepth < 0) {
+      // schedule() drops kernel_flag for a holder that leaves the CPU: the holder is current.
+      throw k.bug(cpus[bkl.writerCpu], "big kernel lock without a holder",
+          bkl + " is held on cpu" + bkl.writerCpu + " whose current task " + cpus[bkl.writerCpu].current
+              + " has lock_depth -1");
     }
     Map<Task, Integer> queued = new IdentityHashMap<>();
     for (Task t : k.scheduler().queuedTasks()) {

@@ -108,7 +108,10 @@ public final class KernelPath {
     }
   }
 
-  /** Every site of loops in this path and the paths it calls, in program order, each once. */
+  /**
+   * Every site of loops and {@linkplain Builder#point points} in this path and the paths it
+   * calls, in program order, each once.
+   */
   public List<Site> sites() {
     List<Site> out = new ArrayList<>();
     collectSites(out, new ArrayList<>());
@@ -128,6 +131,10 @@ public final class KernelPath {
           out.add(loop.site);
         }
         loop.body.collectSites(out, seen);
+      } else if (op instanceof FlowOps.Point point) {
+        if (!out.contains(point.site)) {
+          out.add(point.site);
+        }
       } else if (op instanceof FlowOps.Call call) {
         call.target.collectSites(out, seen);
       }
@@ -180,6 +187,20 @@ public final class KernelPath {
     private SpinLock lock(String what, SpinLock lock) {
       if (lock == null) {
         throw new IllegalArgumentException(what + " in " + file + ":" + function + ": no lock (null)");
+      }
+      if (lock.isBigKernelLock()) {
+        throw new IllegalArgumentException(what + "(&" + lock + ") in " + file + ":" + function
+            + ": the big kernel lock is taken with lock_kernel() and dropped with unlock_kernel()"
+            + " (lockKernel, unlockKernel), which nest and which schedule() releases and retakes");
+      }
+      return lock;
+    }
+
+    private SpinLock bkl(String what, SpinLock lock) {
+      if (lock == null || !lock.isBigKernelLock()) {
+        throw new IllegalArgumentException(what + "() in " + file + ":" + function + ": "
+            + (lock == null ? "no lock (null)" : lock + " is not the big kernel lock")
+            + "; it takes kernel_flag, SpinLock.bigKernelLock()");
       }
       return lock;
     }
@@ -271,6 +292,21 @@ public final class KernelPath {
       return release("write_unlock", rwlock("write_unlock", lock), LockOps.Form.PLAIN, false);
     }
 
+    /**
+     * {@code lock_kernel()} of {@code kernelFlag}, the kernel's {@link SpinLock#bigKernelLock()}:
+     * nests on the task's {@code lock_depth}; takes the lock at the outermost level where it
+     * exists (SMP, or CONFIG_PREEMPT on UP), and on UP without CONFIG_PREEMPT costs nothing. A
+     * holder may sleep: {@code schedule()} releases the lock and takes it back.
+     */
+    public Builder lockKernel(SpinLock kernelFlag) {
+      return kernelOnly("lock_kernel", new LockOps.LockKernel(bkl("lock_kernel", kernelFlag)));
+    }
+
+    /** {@code unlock_kernel()}: the outermost drops the lock, a preemption point with CONFIG_PREEMPT. */
+    public Builder unlockKernel(SpinLock kernelFlag) {
+      return kernelOnly("unlock_kernel", new LockOps.UnlockKernel(bkl("unlock_kernel", kernelFlag)));
+    }
+
     /** {@code local_irq_disable()} ({@code cli}). */
     public Builder localIrqDisable() {
       return kernelOnly("local_irq_disable", new IrqOps.IrqDisable());
@@ -327,6 +363,15 @@ public final class KernelPath {
       Objects.requireNonNull(body, "loop: body");
       Site s = own(site);
       return add(new FlowOps.Loop(s, count, body(s, body)));
+    }
+
+    /**
+     * A site in straight-line code, a constant of this function: where a patch may hook code
+     * that runs once when the path gets there (a reschedule point after a statement). Runs
+     * nothing in a kernel whose patches hook nothing there.
+     */
+    public Builder point(Site site) {
+      return kernelOnly("point", new FlowOps.Point(own(site)));
     }
 
     /** {@link #loop(Site, Distribution, Consumer)} with a fixed count. */

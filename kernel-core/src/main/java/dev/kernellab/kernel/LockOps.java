@@ -3,7 +3,8 @@ package dev.kernellab.kernel;
 import dev.kernellab.hw.Models;
 
 /**
- * {@code spin_lock} and {@code spin_unlock} in all their forms, and the rwlock operations.
+ * {@code spin_lock} and {@code spin_unlock} in all their forms, the rwlock operations, and
+ * {@code lock_kernel} / {@code unlock_kernel}.
  *
  * <p>Models include/linux/spinlock.h of 2.4.17 with the preempt-kernel patch's layering
  * (preempt-kernel-rml-2.4.17-1 and preempt-kernel-O1-rml-2.4.18-2 alike): the generic lock is
@@ -139,7 +140,7 @@ final class LockOps {
         default -> {
           f.advance();
           if (form == Form.BH) {
-            c.preemptCheck(ctx); // local_bh_enable() ends in preempt_check_resched()
+            c.preemptCheck(ctx); // the patch's local_bh_enable() ends in preempt_enable()
           }
         }
       }
@@ -150,6 +151,58 @@ final class LockOps {
       String verb = lock.isReaderWriter() ? (read ? "read_unlock" : "write_unlock") : "spin_unlock";
       String suffix = form == Form.IRQSAVE ? "_irqrestore" : form.suffix;
       return verb + suffix + "(&" + lock.name() + ")";
+    }
+  }
+  /**
+   * {@code lock_kernel()}: the big kernel lock, nested on the task's {@code lock_depth}; the
+   * lock itself only where it exists (SMP, CONFIG_PREEMPT), see {@link BigKernelLock}.
+   */
+  @Models(file = "include/asm-i386/smplock.h", function = "lock_kernel",
+      version = "preempt-kernel-rml-2.4.17-1")
+  @Models(file = "include/linux/smp_lock.h", function = "lock_kernel", version = "2.4.17")
+  static final class LockKernel extends Op {
+    final SpinLock lock;
+
+    LockKernel(SpinLock lock) {
+      this.lock = lock;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      if (k.bkl.lock(c, ctx, f, lock)) {
+        f.advance();
+      }
+    }
+
+    @Override
+    String describe() {
+      return "lock_kernel()";
+    }
+  }
+
+  /**
+   * {@code unlock_kernel()}: the outermost one drops {@code kernel_flag} with a
+   * {@code spin_unlock}, a preemption point under CONFIG_PREEMPT.
+   */
+  @Models(file = "include/asm-i386/smplock.h", function = "unlock_kernel", version = "2.4.17")
+  @Models(file = "include/linux/smp_lock.h", function = "unlock_kernel", version = "2.4.17")
+  static final class UnlockKernel extends Op {
+    final SpinLock lock;
+
+    UnlockKernel(SpinLock lock) {
+      this.lock = lock;
+    }
+
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      k.bkl.unlock(c, ctx, lock);
+      f.advance();
+      c.preemptCheck(ctx);
+    }
+
+    @Override
+    String describe() {
+      return "unlock_kernel()";
     }
   }
 }

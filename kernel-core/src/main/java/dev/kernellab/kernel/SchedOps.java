@@ -31,25 +31,32 @@ final class SchedOps {
 
   /**
    * Entry of {@code schedule()}: the debug checks, {@code preempt_disable()} (the patched
-   * schedule() is not itself preemptible), then {@code spin_lock_irq(&runqueue_lock)}. The
-   * flag is not saved: schedule() leaves with {@code spin_unlock_irq}, interrupts on, whatever
-   * its caller had (kernel/sched.c 2.4.17 and 2.5.5), so a {@code sleep_on()} caller that
-   * entered with interrupts off restores its own flags afterwards.
+   * schedule() is not itself preemptible), {@code release_kernel_lock(prev, cpu)} (a task that
+   * holds the big kernel lock drops it for as long as it is switched out; after the
+   * preempt_disable, as preempt-kernel-rml-2.4.17-1 orders them, so its spin_unlock cannot
+   * preempt), then {@code spin_lock_irq(&runqueue_lock)}. The flag is not saved: schedule()
+   * leaves with {@code spin_unlock_irq}, interrupts on, whatever its caller had (kernel/sched.c
+   * 2.4.17 and 2.5.5), so a {@code sleep_on()} caller that entered with interrupts off restores
+   * its own flags afterwards. 2.4.17's {@code release_kernel_lock} (SMP and CONFIG_PREEMPT)
+   * also ends in {@code __sti()}, taking any interrupt pending since the caller's {@code cli}
+   * an instant before {@code spin_lock_irq}; 2.5's does not, and the model follows 2.5 there.
    */
   @Models(file = "kernel/sched.c", function = "schedule", version = "2.4.17")
   @Models(file = "kernel/sched.c", function = "schedule", version = "2.5.5")
+  @Models(file = "kernel/sched.c", function = "schedule", version = "preempt-kernel-rml-2.4.17-1")
   static final class ScheduleEntry extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       k.checks.scheduleEntryChecks(c, ctx);
       c.addPreemptCount(PreemptCount.PREEMPT_OFFSET, ctx);
+      k.bkl.release(c, ctx);
       c.irqDisable(ctx);
       f.advance();
     }
 
     @Override
     String describe() {
-      return "schedule: preempt_disable(); spin_lock_irq(&runqueue_lock)";
+      return "schedule: preempt_disable(); release_kernel_lock(); spin_lock_irq(&runqueue_lock)";
     }
   }
 
@@ -95,12 +102,27 @@ final class SchedOps {
     }
   }
 
-  /** The switch: the state switch if not done yet, ask the policy, switch stacks. */
+  /**
+   * The switch: the state switch if not done yet, ask the policy, switch stacks. A scheduler
+   * that does not switch under its runqueue lock ({@link Scheduler#switchesUnderRunqueueLock})
+   * unlocks here with {@code spin_unlock_irq}, so the switch that follows runs with interrupts
+   * on: 2.4.17 unlocks right after {@code task_set_cpu(next, this_cpu)}, before
+   * {@code prepare_to_switch()}, {@code switch_mm()} and {@code switch_to()}, and before its
+   * {@code prev == next} test. An interrupt taken in the switch runs on the incoming task's
+   * stack in the model (the real one's first half on prev's): either way it returns into
+   * schedule() with its preempt count held, and {@code cpu_curr} is already {@code next}, whose
+   * need_resched a wake-up then sets.
+   */
+  @Models(file = "kernel/sched.c", function = "schedule", version = "2.4.17")
+  @Models(file = "kernel/sched.c", function = "context_switch", version = "2.5.5")
   static final class Switch extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
       f.scratch = k.sched.switchTasks(c) ? 1 : 0;
+      if (!k.scheduler().switchesUnderRunqueueLock()) {
+        c.irqEnable(ctx);
+      }
     }
 
     @Override
@@ -130,16 +152,32 @@ final class SchedOps {
 
   /**
    * End of {@code schedule()}, run by the task switched to: {@code spin_unlock_irq} (interrupts
-   * on, always), {@code preempt_enable_no_resched()}, and {@code goto need_resched_back} while
-   * need_resched is set (kernel/sched.c 2.4.17 {@code schedule()}, label {@code same_process}).
-   * Only schedule() itself loops: a child's first return goes through {@link ForkTail}.
+   * on, always; already done before the switch by a scheduler that switches with them on),
+   * {@code reacquire_kernel_lock(current)} for a task that held the big kernel lock when it
+   * left (spinning for it on SMP), {@code preempt_enable_no_resched()}, and
+   * {@code goto need_resched_back} while need_resched is set (kernel/sched.c 2.4.17
+   * {@code schedule()}, label {@code same_process}). Only schedule() itself loops: a child's
+   * first return goes through {@link ForkTail}.
    */
   @Models(file = "kernel/sched.c", function = "schedule", version = "2.4.17")
   @Models(file = "kernel/sched.c", function = "schedule", version = "2.5.5")
+  @Models(file = "kernel/sched.c", function = "schedule", version = "preempt-kernel-rml-2.4.17-1")
   static final class ScheduleTail extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      c.irqEnable(ctx);
+      if (f.phase == 0) {
+        c.irqEnable(ctx);
+        if (k.bkl.heldBy(c.current)) {
+          c.addPreemptCount(PreemptCount.PREEMPT_OFFSET, ctx); // reacquire's spin_lock
+          f.phase = 1;
+        }
+      }
+      if (f.phase == 1) {
+        if (!k.bkl.reacquire(c, ctx, f)) {
+          return; // spinning for kernel_flag, interrupts on
+        }
+        f.phase = 2;
+      }
       c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET, ctx);
       if (c.current.needResched()) {
         f.pc = 0;
@@ -151,7 +189,8 @@ final class SchedOps {
 
     @Override
     String describe() {
-      return "schedule: spin_unlock_irq(&runqueue_lock); if (need_resched) goto need_resched_back";
+      return "schedule: spin_unlock_irq(&runqueue_lock); reacquire_kernel_lock();"
+          + " if (need_resched) goto need_resched_back";
     }
   }
 
@@ -186,7 +225,11 @@ final class SchedOps {
    * {@code preempt_schedule()}: PREEMPT_ACTIVE around schedule(), so no dequeue, again while
    * need_resched is set (2.4.17-1: {@code while (current->need_resched)}; O(1) 2.4.18-2:
    * {@code goto need_resched} after the barrier, "we can miss a preemption between schedule()
-   * and now"). Neither variant looks at the interrupt flag: a preemption from inside a
+   * and now"). 2.4.17-1 adds {@code PREEMPT_ACTIVE + 1}: the preempted task keeps one count of
+   * its own across the switch, so it is in a preempt-off stretch from here, and a tracer reading
+   * its count while it is switched out sees {@code PREEMPT_ACTIVE + 2} (this and schedule()'s
+   * own); the O(1) patch adds PREEMPT_ACTIVE alone, which no decision of the model tells apart
+   * (both are non-zero). Neither variant looks at the interrupt flag: a preemption from inside a
    * {@code cli} region returns with interrupts on, because schedule() ends in
    * {@code spin_unlock_irq}.
    */
@@ -197,10 +240,12 @@ final class SchedOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (f.phase == 0) {
         c.current.preemptCount += PreemptCount.PREEMPT_ACTIVE;
+        c.addPreemptCount(PreemptCount.PREEMPT_OFFSET, ctx);
         f.phase = 1;
         k.sched.callSchedule(c, ctx);
         return;
       }
+      c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET, ctx);
       c.current.preemptCount -= PreemptCount.PREEMPT_ACTIVE;
       if (c.current.needResched()) {
         f.phase = 0;

@@ -8,8 +8,8 @@ import java.util.List;
  *
  * <p>The generic half stays in kernel-core and is shared by every scheduler: the entry checks
  * of {@code schedule()} (scheduling while atomic, in interrupt), {@code PREEMPT_ACTIVE}
- * handling (a preempted task is never deactivated), the context-switch cost, accounting and
- * tracing, and the mechanics of setting {@code need_resched} and sending reschedule IPIs
+ * handling (a preempted task is never deactivated), the big kernel lock's release and
+ * reacquisition, the context-switch cost, accounting and tracing, and the mechanics of setting {@code need_resched} and sending reschedule IPIs
  * ({@link SchedulerHost#reschedule}). This mirrors how {@code struct sched_class} later split
  * kernel/sched.c, and how both 2.4.17's and 2.5.5's {@code schedule()} are shaped.
  *
@@ -103,6 +103,20 @@ public interface Scheduler {
    */
   default boolean clearsNeedReschedBeforeSelection() {
     return false;
+  }
+
+  /**
+   * The locking discipline of the context switch: true if {@code schedule()} switches stacks
+   * with the runqueue lock held and interrupts off, false if it drops the lock with
+   * {@code spin_unlock_irq} after the pick and switches with interrupts on. Either way the
+   * state switch and the pick are done under the lock; what differs is whether an interrupt can
+   * land in the switch itself ({@code switch_mm}, {@code switch_to}), whose cost the incoming
+   * task pays. 2.5.5's {@code schedule()} calls {@code context_switch()} under {@code rq->lock}
+   * and unlocks in {@code finish_arch_switch()} after it (i386: {@code spin_unlock_irq}); 2.4.17's
+   * unlocks {@code runqueue_lock} before {@code prepare_to_switch()}. Default: under the lock.
+   */
+  default boolean switchesUnderRunqueueLock() {
+    return true;
   }
 
   /** What one {@code try_to_wake_up} costs, ns. */

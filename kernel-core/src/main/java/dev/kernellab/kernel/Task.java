@@ -37,6 +37,8 @@ public final class Task {
   private int cpu;
   private boolean signalPending;
   int preemptCount;
+  // lock_kernel() nesting: -1 = the big kernel lock not held; do_fork starts every task at -1.
+  int lockDepth = -1;
   private SchedEntity schedEntity;
   Task parent;
   KernelTimer timeout; // schedule_timeout's timer, created on first use
@@ -179,6 +181,15 @@ public final class Task {
   /** The current {@code preempt_count}. */
   public int preemptCount() {
     return preemptCount;
+  }
+
+  /**
+   * {@code lock_depth}: -1 if the task does not hold the big kernel lock, else how many times
+   * more than once it took it ({@code lock_kernel()} nests). A holder keeps its depth while it
+   * sleeps; {@code schedule()} releases {@code kernel_flag} for it meanwhile.
+   */
+  public int lockDepth() {
+    return lockDepth;
   }
 
   /** The scheduler's fields for this task. */

@@ -420,7 +420,7 @@ final class TaskOps {
       }
       if (c.softirqPending != 0) {
         f.phase = 1;
-        k.interrupts.pushSoftirqContext(c);
+        k.interrupts.pushSoftirqContext(c, true);
         return;
       }
       if (c.current.needResched()) {

@@ -18,6 +18,12 @@ public final class CountZeroPreemption implements PreemptionModel {
     return current.preemptCount() == 0 && current.needResched();
   }
 
+  /** CONFIG_PREEMPT, as the real patch says: kernel code with a zero count is preemptible. */
+  @Override
+  public boolean preemptsKernelCode() {
+    return true;
+  }
+
   /** As a patch. */
   public static KernelPatch patch() {
     return new KernelPatch() {

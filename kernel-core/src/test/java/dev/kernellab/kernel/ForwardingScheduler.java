@@ -78,6 +78,11 @@ public class ForwardingScheduler implements Scheduler {
   }
 
   @Override
+  public boolean switchesUnderRunqueueLock() {
+    return d.switchesUnderRunqueueLock();
+  }
+
+  @Override
   public long wakeUpCostNs() {
     return d.wakeUpCostNs();
   }

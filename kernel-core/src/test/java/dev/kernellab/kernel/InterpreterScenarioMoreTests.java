@@ -45,6 +45,16 @@ class InterpreterScenarioMoreTests {
         .isEqualTo(50 * US);
   }
 
+  /** A point site in straight-line code runs its hook once, where the path reaches it. */
+  @Test
+  void aPointSiteRunsItsHookOnceWhereThePathReachesIt() {
+    KernelPath k = KernelPath.path("test/k.c", "K").compute(MS).point(T).compute(MS).build();
+    assertThat(k.sites()).containsExactly(T);
+    assertThat(k.listing()).containsExactly("compute(1000000 ns)", "site test/k.c:K#T", "compute(1000000 ns)");
+    assertThat(latency(k, MS / 2)).isEqualTo(3 * MS / 2);
+    assertThat(latency(k, MS / 2, SiteHookPatch.condResched(T))).isEqualTo(MS / 2);
+  }
+
   @Test
   void s4ACondReschedPointActsBetweenIterationsOnly() {
     KernelPath k =

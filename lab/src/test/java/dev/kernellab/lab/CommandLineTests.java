@@ -103,8 +103,7 @@ class CommandLineTests {
         "| fs/dcache.c:prune_dcache | - | break_spin_lock (dcache_lock) if need_resched, every 101, +0 ns"
             + " | lock break (dcache_lock), TEST_RESCHED_COUNT(100) [sysctl], +0 ns |",
         "| mm/filemap.c:do_generic_file_read#found_page | - | - | conditional_schedule |",
-        "| kernel/exit.c:close_files | - | break_spin_lock_and_resched (kernel_flag) if need_resched, +0 ns"
-            + " | lock break (kernel_flag), +0 ns |");
+        "| kernel/exit.c:close_files | - | conditional_schedule | conditional_schedule |");
     assertThat(lines).hasSize(2 + dev.kernellab.paths.Kernel24Paths.withDefaults().sites().size());
   }
 

@@ -35,6 +35,15 @@ final class BreakSpinLock {
 
   /** The hook path of {@code hunk}, breaking {@code held} (outermost first). */
   static KernelPath hook(BrokenSite hunk, List<SpinLock> held) {
+    if (hunk.macro() == Macro.CONDITIONAL_SCHEDULE) {
+      if (!held.isEmpty() || hunk.every() != 1 || !hunk.onlyIfNeedResched()) {
+        throw new IllegalArgumentException(hunk.site() + ": conditional_schedule() breaks no lock and"
+            + " tests need_resched on every iteration");
+      }
+      return KernelPath.path(hunk.site().file(), hunk.site().function() + "/conditional_schedule")
+          .condResched()
+          .build();
+    }
     if (held.isEmpty()) {
       throw new IllegalArgumentException(hunk.site() + ": a lock break needs the lock it breaks");
     }

@@ -13,7 +13,8 @@ import java.util.function.Function;
  *
  * @param site the loop the hunk sits in
  * @param locks the locks the loop holds that the hunk drops, outermost first, as references
- *     into one kernel's {@link Locks} (typed: {@code l -> List.of(l.dcacheLock)})
+ *     into one kernel's {@link Locks} (typed: {@code l -> List.of(l.dcacheLock)}); none for
+ *     {@link Macro#CONDITIONAL_SCHEDULE}
  * @param macro what it runs
  * @param onlyIfNeedResched true if the hunk tests {@code conditional_schedule_needed()} first;
  *     false if it breaks whenever its count says so (the unlock is the only test)

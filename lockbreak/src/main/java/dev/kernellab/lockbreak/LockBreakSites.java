@@ -77,10 +77,9 @@ public final class LockBreakSites {
               "mm/swapfile.c si_swapinfo: per slot of a used area, if need_resched swap_list_unlock(),"
                   + " unconditional_schedule(), swap_list_lock()",
               "swap_map is an array indexed by the loop: nothing to re-find"),
-          new BrokenSite(Exit.CLOSE_FILES, l -> List.of(l.kernelFlag), Macro.BREAK_SPIN_LOCK_AND_RESCHED, true,
-              1, 0,
-              "kernel/exit.c close_files: conditional_schedule() per fd; do_exit holds the BKL, which"
-                  + " schedule() drops and retakes (the model breaks kernel_flag around the schedule)",
+          new BrokenSite(Exit.CLOSE_FILES, l -> List.of(), Macro.CONDITIONAL_SCHEDULE, true, 1, 0,
+              "kernel/exit.c close_files: debug_lock_break(1); conditional_schedule() per fd; the one"
+                  + " lock held is the BKL do_exit took, which schedule() drops and retakes",
               "release_kernel_lock/reacquire_kernel_lock in schedule(): no revalidation"),
           new BrokenSite(Vmscan.SWAP_OUT_PMD, l -> List.of(l.pageTableLock), Macro.BREAK_SPIN_LOCK_AND_RESCHED,
               true, 1024, 2 * Calibration.MEMORY_MISS_NS,

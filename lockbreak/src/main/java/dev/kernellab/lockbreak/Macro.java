@@ -7,6 +7,8 @@ import dev.kernellab.kernel.CondReschedLock.Then;
 @Models(file = "include/linux/lock_break.h", function = "break_spin_lock", version = LockBreakPatch.VERSION)
 @Models(file = "include/linux/lock_break.h", function = "break_spin_lock_and_resched",
     version = LockBreakPatch.VERSION)
+@Models(file = "include/linux/lock_break.h", function = "conditional_schedule",
+    version = LockBreakPatch.VERSION)
 public enum Macro {
   /**
    * {@code break_spin_lock(l)}: {@code spin_unlock(l); spin_lock(l);}. Under CONFIG_PREEMPT the
@@ -19,7 +21,13 @@ public enum Macro {
    * spin_lock(l);}, where another lock (the big kernel lock) stays held across the break, so the
    * unlock alone cannot preempt.
    */
-  BREAK_SPIN_LOCK_AND_RESCHED("break_spin_lock_and_resched", Then.COND_RESCHED);
+  BREAK_SPIN_LOCK_AND_RESCHED("break_spin_lock_and_resched", Then.COND_RESCHED),
+  /**
+   * {@code conditional_schedule()} alone: {@code schedule()} if need_resched, with no lock
+   * dropped by the hunk. Where the only lock held is the big kernel lock (close_files), the
+   * hunk needs no break: schedule() releases and retakes it.
+   */
+  CONDITIONAL_SCHEDULE("conditional_schedule", Then.COND_RESCHED);
 
   private final String kernelName;
   private final Then then;

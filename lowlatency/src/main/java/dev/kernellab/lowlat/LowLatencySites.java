@@ -6,7 +6,6 @@ import static dev.kernellab.lowlat.PatchedSite.lb;
 import static dev.kernellab.lowlat.PatchedSite.lbCounted;
 import static dev.kernellab.paths.CatalogLock.DCACHE_LOCK;
 import static dev.kernellab.paths.CatalogLock.INODE_LOCK;
-import static dev.kernellab.paths.CatalogLock.KERNEL_FLAG;
 import static dev.kernellab.paths.CatalogLock.LRU_LIST_LOCK;
 import static dev.kernellab.paths.CatalogLock.PAGECACHE_LOCK;
 import static dev.kernellab.paths.CatalogLock.PAGEMAP_LRU_LOCK;
@@ -113,13 +112,11 @@ public final class LowLatencySites {
               "swap_map is an array indexed by the loop: nothing to re-find"),
           cs(Swapfile.GET_SWAPAREA_INFO,
               "mm/swapfile.c get_swaparea_info (/proc/swaps): conditional_schedule per used slot"),
-          cs(Buffer.BDFLUSH_BATCH,
+          cs(Buffer.FULL_BATCH,
               "fs/buffer.c write_some_buffers: conditional_schedule after each full NRSYNC batch,"
-                  + " lru_list_lock released (bdflush's batches)"),
-          cs(Buffer.KUPDATE_BATCH,
-              "fs/buffer.c write_some_buffers: conditional_schedule after each full batch (kupdate)"),
-          cs(Buffer.SYNC_BUFFERS,
-              "fs/buffer.c write_some_buffers: conditional_schedule after each full batch (sync)"),
+                  + " lru_list_lock released, for every caller: bdflush's, kupdate's and sync's"
+                  + " batches and balance_dirty's own (its other hunk, the refile of skipped"
+                  + " locked buffers, is REFILE_SKIPPED_LOCKED_BUFFERS)"),
           lb(Buffer.FSYNC_BUFFERS_LIST, List.of(LRU_LIST_LOCK), 0,
               "fs/buffer.c fsync_buffers_list: break on every buffer if need_resched (the extra"
                   + " counted break every 33 is then never the first to look)",
@@ -141,14 +138,22 @@ public final class LowLatencySites {
           lb(Inode.INVALIDATE_LIST, List.of(INODE_LOCK), PIN_UNPIN_NS,
               "fs/inode.c invalidate_list: break inode_lock with the inode pinned (i_count)", PIN_SOURCE),
           cs(Proc.STATM_PTE_RANGE, "fs/proc/array.c statm_pte_range: conditional_schedule per pte"),
-          lb(Exit.CLOSE_FILES, List.of(KERNEL_FLAG), 0,
-              "kernel/exit.c close_files: conditional_schedule per file; do_exit holds the BKL"
-                  + " there, which schedule() drops and retakes",
-              "release_kernel_lock/reacquire_kernel_lock in schedule(): no revalidation"),
+          cs(Exit.CLOSE_FILES, "kernel/exit.c close_files: conditional_schedule per file, with the"
+              + " BKL do_exit holds there, which schedule() drops and retakes"),
           cs(Block.SUBMIT_BH, "drivers/block/ll_rw_blk.c submit_bh: conditional_schedule per buffer"),
           cs(Console.PUTCS, "drivers/video/fbcon-cfb16.c fbcon_cfb16_putcs: conditional_schedule per"
               + " character (framebuffer consoles only)"),
           cs(Net.MEMCPY_TOIOVEC, "net/core/iovec.c memcpy_toiovec: ll_copy_to_user, 4 KiB chunks"));
+
+  /**
+   * The hunk that is no reschedule point: fs/buffer.c write_some_buffers refiles a locked
+   * buffer the first time its walk skips it ({@code __refile_buffer}, not gated by the
+   * sysctl), so later walks do not pass it again. Applied to the catalog's write_some_buffers
+   * ({@code Buffer.refileSkippedLockedBuffers}) when the patch is.
+   */
+  public static final String REFILE_SKIPPED_LOCKED_BUFFERS =
+      "fs/buffer.c write_some_buffers: __refile_buffer() of a locked buffer the walk skips, so"
+          + " the next walk passes only buffers locked since (Buffer.refileSkippedLockedBuffers)";
 
   /**
    * Hunks of the patch that the table does not model, each with the reason, for listings: code
@@ -162,8 +167,6 @@ public final class LowLatencySites {
           "kernel/sched.c schedule(): repeat the selection if prev->need_resched was set meanwhile:"
               + " in the 2.4.32 copy but absent from 2.4.17 and identical to Hiroshi Inoue's fix for 2.4.20 (LKML, 7 May 2003);"
               + " not part of the 2.4.17 kernels this lab models",
-          "fs/buffer.c write_some_buffers: __refile_buffer of buffers already locked, so later"
-              + " walks are shorter: the catalog's dirty list has no per-buffer state yet",
           "fs/buffer.c sync_buffers: dev = NODEV when enable_lowlatency (sysctl-gated)",
           "fs/buffer.c wait_for_buffers, osync_buffers_list, invalidate_inode_buffers, getblk:"
               + " not in the catalog",

@@ -26,7 +26,9 @@ import dev.kernellab.kernel.KernelPatch;
  *   <li>2.4.17-1's preempt_schedule() is {@code while (need_resched)} around schedule() with
  *       PREEMPT_ACTIVE + 1; the O(1) one adds PREEMPT_ACTIVE, schedules, and
  *       {@code goto need_resched} if it is set again (George Anzinger's barrier and re-check,
- *       preempt-kernel ChangeLog, 7 Feb 2002);
+ *       preempt-kernel ChangeLog, 7 Feb 2002). kernel-core adds 2.4.17-1's + 1 under both: the
+ *       extra count is seen only by a tracer reading a preempted task's count, no decision
+ *       tells a count of PREEMPT_ACTIVE from one of PREEMPT_ACTIVE + 1;
  *   <li>schedule_tail() drops the child's initial count with {@code preempt_enable()} after the
  *       tail in 2.4.17-1, inside {@code spin_unlock_irq(&rq->frozen)} in the O(1) patch;
  *   <li>the O(1) patch wraps {@code task_rq_lock}/{@code task_rq_unlock}, {@code resched_task},
@@ -50,6 +52,13 @@ import dev.kernellab.kernel.KernelPatch;
  *       kernel-core's generic {@code schedule()}, which every scheduler shares;
  *   <li>spinlocks as preempt-off regions on UP as well as SMP: kernel-core keeps the count in
  *       every configuration, so this patch only has to act on it;
+ *   <li>the big kernel lock as a spinlock on UP too (its include/linux/smp_lock.h hunk), so a
+ *       holder is not preemptible: kernel-core's {@code lock_kernel()} takes {@code kernel_flag}
+ *       on UP when the installed model {@link PreemptKernelModel#preemptsKernelCode preempts
+ *       kernel code}, and {@code schedule()} releases it after its own preempt_disable();
+ *   <li>{@code local_bh_enable()} and do_softirq's {@code __local_bh_enable()} ending in
+ *       {@code preempt_enable()} (include/asm-i386/softirq.h): kernel-core's preemption checks
+ *       there, which this patch's model answers;
  *   <li>per-CPU data and the runqueue accesses the patch had to protect
  *       ({@code task_rq_lock}, {@code resched_task}, {@code wake_up_forked_process},
  *       {@code sys_sched_yield}...; preempt-locking.txt): scheduler methods run atomically in

@@ -5,6 +5,7 @@ import static dev.kernellab.paths.Calibration.MEMORY_MISS_NS;
 
 import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Distribution;
+import dev.kernellab.kernel.KernelCpu;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.WaitQueue;
@@ -46,10 +47,31 @@ public final class Buffer {
    * The model waits for each batch's I/O (kernel-core's diskIo submits and sleeps), where
    * bdflush in fact returns to write more and blocks only in get_request_wait when the queue
    * is full: the disk, not the CPU, paces both.
+   *
+   * The locked buffers a walk skips are buffers other paths put under write I/O without
+   * refiling them (sync_page_buffers, ll_rw_block callers): vanilla's walk leaves them on
+   * BUF_DIRTY, so every walk passes them again until their I/O ends, and the draw of
+   * PathParams.dirtyListSkipped is the stretch a walk finds. Morton's low-latency patch refiles
+   * each one the first time a walk skips it (__refile_buffer moves a clean locked buffer to
+   * BUF_LOCKED) [1], so a walk finds only buffers locked since the previous walk: with
+   * refileSkippedLockedBuffers() on, the model's walk passes the smaller of the draw and what
+   * the disk can have taken since the previous walk, one buffer per media time of a page
+   * (DiskSpec.mediaNs: a locked buffer is one under I/O, and the queue lets submitters lock
+   * more only as fast as the disk completes them; an upper bound, as seeks slow it). The patch
+   * also ends a full batch with conditional_schedule(), lru_list_lock released, whoever the
+   * caller (bdflush, kupdate, sync, balance_dirty): the point FULL_BATCH is where it hooks. The
+   * model's batch is always full (the walk is costed for NRSYNC); after a short last batch the
+   * C skips the conditional_schedule(), and what follows in every caller is a sleep or a
+   * reschedule point at the same instant.
+   *
+   * [1] Morton's low-latency patch, fs/buffer.c write_some_buffers hunks (2.4.32 copy,
+   *     iPodLinux/linux-2.4.32-ipod commit 5264fa3d), against 2.4.17 write_some_buffers.
    */
 
   /** write_some_buffers' walk of the dirty list. */
   public static final Site WRITE_SOME_BUFFERS = new Site("fs/buffer.c", "write_some_buffers", "write_some_buffers");
+  /** The end of a full write_some_buffers batch, lru_list_lock released: a point, no loop. */
+  public static final Site FULL_BATCH = new Site("fs/buffer.c", "write_some_buffers", "full_batch");
   /** fsync_buffers_list's walk of an inode's dirty buffers. */
   public static final Site FSYNC_BUFFERS_LIST = new Site("fs/buffer.c", "fsync_buffers_list", "fsync_buffers_list");
   /** invalidate_bdev's walk of a device's buffers. */
@@ -104,6 +126,9 @@ public final class Buffer {
 
   private final PathParams params;
   private final Block block;
+  private boolean refileSkipped; // the low-latency patch's __refile_buffer of skipped locked buffers
+  private boolean walked; // a write_some_buffers walk has run in this kernel
+  private long lastWalkNs; // when the previous walk started (one dirty list); valid once walked
 
   /** Builds the paths for one kernel. */
   public Buffer(Locks l, PathParams params, Block block, PageCache cache) {
@@ -122,10 +147,11 @@ public final class Buffer {
     writeSomeBuffers =
         KernelPath.path("fs/buffer.c", "write_some_buffers")
             .spinLock(l.lruListLock)
-            .loop(WRITE_SOME_BUFFERS, params.dirtyListSkipped(), bh -> bh.compute(LIST_VISIT_NS))
+            .loop(WRITE_SOME_BUFFERS, this::lockedBuffersSkipped, bh -> bh.compute(LIST_VISIT_NS))
             .compute(NRSYNC * COLLECT_BH_NS)
             .spinUnlock(l.lruListLock)
             .callIfElse("cached pages dirty", c -> cache.dirtyPages() > 0, cacheIo, io)
+            .point(FULL_BATCH)
             .build();
     // balance_dirty_state() > 0 (nfract_sync) makes the writer write a batch itself; between
     // nfract and nfract_sync it only wakes bdflush. The catalog's default throttles every time.
@@ -148,9 +174,9 @@ public final class Buffer {
         KernelPath.path("fs/buffer.c", "kupdate")
             .loop(KUPDATE, Long.MAX_VALUE, b -> b
                 .sleepFor(KUPDATE_INTERVAL_NS)
-                .spinLock(l.kernelFlag)
+                .lockKernel(l.kernelFlag)
                 .compute(SYNC_SUPERS_NS)
-                .spinUnlock(l.kernelFlag)
+                .unlockKernel(l.kernelFlag)
                 .loop(KUPDATE_BATCH, c -> cache.dirtyPages() > 0
                         ? batches(cache.dirtyOlderThan(c.now() - PageCache.AGE_BUFFER_NS))
                         : c.sample(KUPDATE_BATCHES),
@@ -175,6 +201,38 @@ public final class Buffer {
             .loop(INVALIDATE_BDEV, params.deviceBuffers(), bh -> bh.compute(COLLECT_BH_NS))
             .spinUnlock(l.lruListLock)
             .build();
+  }
+
+  /**
+   * Makes write_some_buffers refile the locked buffers it skips, as the low-latency patch's
+   * hunk does (a change of this catalog's kernel, made by the patch when it is applied): later
+   * walks do not pass them again.
+   */
+  @Models(file = "fs/buffer.c", function = "write_some_buffers", version = "low-latency 2.4 (2.4.32 copy)")
+  public void refileSkippedLockedBuffers() {
+    refileSkipped = true;
+  }
+
+  /** True once {@link #refileSkippedLockedBuffers} was called. */
+  public boolean refilesSkippedLockedBuffers() {
+    return refileSkipped;
+  }
+
+  /**
+   * The locked buffers this walk passes: the stretch drawn (vanilla walks all of it, every
+   * time), or with the refile only what can have been locked since the previous walk.
+   */
+  private long lockedBuffersSkipped(KernelCpu c) {
+    long found = c.sample(params.dirtyListSkipped());
+    boolean first = !walked;
+    long sinceNs = c.now() - lastWalkNs;
+    walked = true;
+    lastWalkNs = c.now();
+    if (!refileSkipped || first) {
+      return found;
+    }
+    long perBufferNs = Math.max(1, c.machine().disk().spec().mediaNs(PageCache.SECTORS_PER_PAGE));
+    return Math.min(found, sinceNs / perBufferNs);
   }
 
   /** Batches of NRSYNC that write {@code pages} pages. */

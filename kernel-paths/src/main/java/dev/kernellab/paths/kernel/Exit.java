@@ -25,8 +25,9 @@ public final class Exit {
    * do_exit drops the address space first (the long part for a big process: exit_mmap's
    * zap_page_range holds page_table_lock over every pte), then takes lock_kernel() and keeps
    * it to the end: close_files runs under the BKL, and exit_notify takes
-   * write_lock_irq(&tasklist_lock). The real final schedule() releases the BKL itself; the
-   * model unlocks it just before kernel-core's do_exit, which checks the count is zero.
+   * write_lock_irq(&tasklist_lock). There is no unlock_kernel(): the final schedule()
+   * releases the BKL (release_kernel_lock) and the zombie never runs to retake it, so with
+   * CONFIG_PREEMPT do_exit is not preemptible from lock_kernel() on.
    */
 
   /** close_files' loop over open descriptors, BKL held. */
@@ -54,7 +55,7 @@ public final class Exit {
     sysExit =
         KernelPath.path("kernel/exit.c", "do_exit")
             .call(exitMmap)
-            .spinLock(l.kernelFlag)
+            .lockKernel(l.kernelFlag)
             .compute(EXIT_FIXED_NS)
             .call(KernelPath.path("kernel/exit.c", "close_files")
                 .loop(CLOSE_FILES, params.openFiles(), f -> f.compute(FILP_CLOSE_NS))
@@ -64,7 +65,6 @@ public final class Exit {
             .compute(EXIT_NOTIFY_NS)
             .writeUnlock(l.tasklistLock)
             .localIrqEnable()
-            .spinUnlock(l.kernelFlag)
             .exit()
             .build();
   }

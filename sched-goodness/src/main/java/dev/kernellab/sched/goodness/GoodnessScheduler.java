@@ -185,6 +185,18 @@ public final class GoodnessScheduler implements Scheduler {
     return true;
   }
 
+  /**
+   * 2.4.17's schedule() drops {@code runqueue_lock} with {@code spin_unlock_irq} once
+   * {@code sched_data->curr} and {@code next}'s CPU are set, and only then switches
+   * ({@code prepare_to_switch}, {@code switch_mm}, {@code switch_to}): the switch runs with
+   * interrupts on.
+   */
+  @Models(file = "kernel/sched.c", function = "schedule", version = "2.4.17")
+  @Override
+  public boolean switchesUnderRunqueueLock() {
+    return false;
+  }
+
   /** The list insert and reschedule_idle()'s read of every CPU's schedule_data. */
   @Override
   public long wakeUpCostNs() {

@@ -225,6 +225,12 @@ class GoodnessSchedulerCallsTests {
     assertThat(new GoodnessScheduler().clearsNeedReschedBeforeSelection()).isTrue();
   }
 
+  /** 2.4.17 unlocks runqueue_lock with spin_unlock_irq before prepare_to_switch(). */
+  @Test
+  void twoFourSeventeenSwitchesWithTheRunqueueLockDropped() {
+    assertThat(new GoodnessScheduler().switchesUnderRunqueueLock()).isFalse();
+  }
+
   /** The list insert plus one schedule_data read per CPU, each an L2 hit. */
   @Test
   void aWakeUpCostsTheListInsertAndOneReadPerCpu() {

@@ -247,6 +247,17 @@ public final class O1Scheduler implements Scheduler {
     return next;
   }
 
+  /**
+   * 2.5.5's schedule() calls {@code context_switch()} with {@code rq->lock} held and interrupts
+   * off; {@code finish_arch_switch()} (i386: {@code spin_unlock_irq(&rq->lock)}) unlocks after
+   * {@code switch_to}, in the task switched to.
+   */
+  @Models(file = "kernel/sched.c", function = "schedule", version = "2.5.5")
+  @Override
+  public boolean switchesUnderRunqueueLock() {
+    return true;
+  }
+
   @Override
   public long scheduleCostNs(int cpu) {
     return scheduleCostNs;

@@ -54,4 +54,10 @@ class O1EdgeCallsTests {
     Task t = f.h.schedule(0);
     assertThat(f.s.yield(t, 0)).as("a queued task").isTrue();
   }
+
+  /** 2.5.5 switches under rq->lock; finish_arch_switch() unlocks after switch_to. */
+  @Test
+  void twoFiveFiveSwitchesUnderTheRunqueueLock() {
+    assertThat(new O1Scheduler().switchesUnderRunqueueLock()).isTrue();
+  }
 }
