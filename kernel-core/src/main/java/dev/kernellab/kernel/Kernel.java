@@ -78,6 +78,7 @@ public final class Kernel {
   final SpinLocks locks;
   final KernelChecks checks;
   final Interrupts interrupts;
+  final InterruptController controller;
 
   /** An interrupt handler registered on a line or vector ({@code struct irqaction}). */
   @Models(file = "include/linux/interrupt.h", function = "struct irqaction", version = "2.4.17")
@@ -110,8 +111,11 @@ public final class Kernel {
     this.locks = new SpinLocks(this, cpus, sim, tracer, debug);
     this.checks = new KernelChecks(this, debug);
     this.interrupts = new Interrupts(this);
-    vectorActions[machine.ioApic().vectorOf(IdeDisk.IRQ)] =
-        new IrqAction("ide0", IoOps.ideInterrupt(machine.disk()), true);
+    this.controller = new InterruptController(machine);
+    // PCI IDE: SA_SHIRQ, so handle_IRQ_event turns interrupts on and ide_intr turns them off
+    // itself (ide-probe.c init_irq); a catalog's ideDriver() replaces this with its own lock.
+    vectorActions[machine.ioApic().vectorOf(IdeDisk.IRQ)] = new IrqAction(
+        "ide0", IoOps.ideInterrupt(machine.disk().spec(), SpinLock.spin("io_request_lock")), false);
     c.irqActions().forEach((irq, a) -> vectorActions[machine.ioApic().vectorOf(irq)] = a);
     c.softirqHandlers().forEach((s, p) -> softirqHandlers[s.ordinal()] = p);
   }
