@@ -40,7 +40,7 @@ import java.util.stream.Stream;
  * <pre>{@code
  * Kernel24Paths paths = new Kernel24Paths(PathParams.defaults());
  * KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor(), seed).scheduler(s);
- * paths.install(b);                 // rtc_interrupt on IRQ 8, net_rx_action on NET_RX
+ * paths.install(b);                 // rtc_interrupt on IRQ 8, ide_intr on 14, net_rx_action on NET_RX
  * paths.installDaemons(b);          // kswapd, bdflush, kupdated
  * b.patch("lowlat");                // finds this catalog's locks through the builder
  * b.task(TaskSpec.user("cp", userProgram("cp").loop(..., l -> l.syscall(paths.filemap().sysRead))));
@@ -127,6 +127,7 @@ public final class Kernel24Paths {
   public void install(KernelBuilder b) {
     pageCache.setMemory(b.machine().memoryBytes());
     rtc.install(b);
+    b.ideDriver(locks.ioRequestLock);
     net.install(b);
     b.attach(Kernel24Paths.class, this);
     // Code this configuration leaves out is still code a patch may rightly touch: its hook just
