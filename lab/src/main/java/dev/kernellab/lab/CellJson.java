@@ -102,13 +102,20 @@ public final class CellJson {
     n.put("duration_ns", e.durationNs());
     n.put("seed", e.seed());
     n.put("debug_checks", e.debugChecks());
+    n.put("ide_dma", e.ide().dma());
+    n.put("ide_unmaskirq", e.ide().unmaskIrq());
+    n.put("ide_multcount", e.ide().multcount());
     return n;
   }
 
   private static Experiment experiment(JsonNode n) {
     return new Experiment(text(n, "workload"), text(n, "config"), text(n, "scheduler"), number(n, "cpus").intValue(),
         number(n, "hz").intValue(), number(n, "duration_ns").longValue(), number(n, "seed").longValue(),
-        n.path("debug_checks").asBoolean());
+        n.path("debug_checks").asBoolean(),
+        // a results file of an earlier version has no IDE settings: the default machine's
+        new IdeSettings(n.path("ide_dma").asBoolean(IdeSettings.DEFAULT.dma()),
+            n.path("ide_unmaskirq").asBoolean(IdeSettings.DEFAULT.unmaskIrq()),
+            n.path("ide_multcount").asInt(IdeSettings.DEFAULT.multcount())));
   }
 
   private static ObjectNode result(ConfigResult r) {

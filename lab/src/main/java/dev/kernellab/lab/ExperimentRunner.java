@@ -29,7 +29,7 @@ final class ExperimentRunner {
   static Composed compose(Experiment e, Tracer extra) {
     Kernel24Paths paths = Kernel24Paths.withDefaults();
     KernelBuilder b =
-        new KernelBuilder(MachineSpec.uniprocessor().withCpus(e.cpus()), e.seed())
+        new KernelBuilder(machine(e), e.seed())
             .scheduler(SchedulerProvider.create(e.scheduler()))
             .hz(e.hz())
             .debugChecks(e.debugChecks() ? DebugChecks.all() : DebugChecks.none());
@@ -44,6 +44,12 @@ final class ExperimentRunner {
     Kernel k = b.build();
     run.start(k);
     return new Composed(k, run, anatomy);
+  }
+
+  /** The machine of {@code e}: the default 2002 desktop with its CPUs and IDE settings. */
+  static MachineSpec machine(Experiment e) {
+    MachineSpec m = MachineSpec.uniprocessor().withCpus(e.cpus());
+    return m.withDisk(e.ide().apply(m.disk()));
   }
 
   /**
