@@ -111,7 +111,9 @@ public record CostTable(
    * <p>Sources (summarised in docs/hardware-and-costs.md): lmbench on a 790 MHz machine under
    * 2.5.62 (A. Marathe, "[BENCHMARK] 2.5.62 Lmbench performance", LKML 21 Feb 2003) for the
    * null syscall (0.44-0.46 us), the 2-process 0 KB context switch (1.30-1.50 us), the
-   * 8-process 64 KB one (~180 us) and the L1/L2/memory latencies (3.8 / 8.9 / ~175 ns).
+   * L1/L2/memory latencies (3.8 / 8.9 / ~175 ns); the 8-process 64 KB switch (178-182 us) from
+   * the same machine under 2.5.53 (A. Marathe, "[BENCHMARK] Lmbench results for 2.5.53", LKML
+   * 26 Dec 2002).
    * Interrupt entry and exit without the controller's acknowledge: an estimate, not measured.
    * IPI delivery: 1-3 us, an estimate. Port I/O: {@link #ISA_PORT_NS}; IDE registers and the
    * APIC: estimates said out loud per entry. TSC read: ~33 cycles at 800 MHz, an assumption.
