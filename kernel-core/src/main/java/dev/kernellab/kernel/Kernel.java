@@ -79,6 +79,7 @@ public final class Kernel {
   final KernelChecks checks;
   final Interrupts interrupts;
   final InterruptController controller;
+  private final SystemManagement smi; // null: the firmware raises no SMI
 
   /** An interrupt handler registered on a line or vector ({@code struct irqaction}). */
   @Models(file = "include/linux/interrupt.h", function = "struct irqaction", version = "2.4.17")
@@ -112,6 +113,7 @@ public final class Kernel {
     this.checks = new KernelChecks(this, debug);
     this.interrupts = new Interrupts(this);
     this.controller = new InterruptController(machine);
+    this.smi = c.machine().smi().map(s -> new SystemManagement(this, sim, s)).orElse(null);
     // PCI IDE: SA_SHIRQ, so handle_IRQ_event turns interrupts on and ide_intr turns them off
     // itself (ide-probe.c init_irq); a catalog's ideDriver() replaces this with its own lock.
     vectorActions[machine.ioApic().vectorOf(IdeDisk.IRQ)] = new IrqAction(
@@ -133,6 +135,9 @@ public final class Kernel {
       cpu.switchedInNs = 0;
     }
     timers.install(machine, hz);
+    if (smi != null) {
+      smi.start();
+    }
     if (c.ksoftirqd()) {
       for (KernelCpu cpu : cpus) {
         KernelPath loop =

@@ -4,6 +4,7 @@ import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.TaskSpec;
+import dev.kernellab.paths.arch.Apm;
 import dev.kernellab.paths.drivers.Block;
 import dev.kernellab.paths.drivers.Console;
 import dev.kernellab.paths.drivers.Rtc;
@@ -83,6 +84,7 @@ public final class Kernel24Paths {
   private final Net net;
   private final Exit exit;
   private final Fork fork;
+  private final Apm apm = new Apm();
 
   /** Builds every path for one kernel. */
   public Kernel24Paths(PathParams params) {
@@ -187,6 +189,7 @@ public final class Kernel24Paths {
     // The child program only names the fork row; its 1 us of user work is never run here.
     out.addAll(fork.entries(KernelPath.userProgram("child").compute(1_000).build()));
     out.addAll(Timer.entries(DEFAULT_PIT_READ_NS));
+    out.addAll(apm.entries());
     return out;
   }
 
@@ -291,5 +294,10 @@ public final class Kernel24Paths {
   /** kernel/fork.c. */
   public Fork fork() {
     return fork;
+  }
+
+  /** arch/i386/kernel/apm.c: kapmd, for a machine with APM (not a boot task by default). */
+  public Apm apm() {
+    return apm;
   }
 }

@@ -105,6 +105,11 @@ public final class CellJson {
     n.put("ide_dma", e.ide().dma());
     n.put("ide_unmaskirq", e.ide().unmaskIrq());
     n.put("ide_multcount", e.ide().multcount());
+    n.put("apm", e.firmware().apm());
+    e.firmware().smi().ifPresent(s -> {
+      n.put("smi_period_ns", s.periodNs());
+      n.put("smi_length_ns", s.lengthNs());
+    });
     return n;
   }
 
@@ -115,7 +120,10 @@ public final class CellJson {
         // a results file of an earlier version has no IDE settings: the default machine's
         new IdeSettings(n.path("ide_dma").asBoolean(IdeSettings.DEFAULT.dma()),
             n.path("ide_unmaskirq").asBoolean(IdeSettings.DEFAULT.unmaskIrq()),
-            n.path("ide_multcount").asInt(IdeSettings.DEFAULT.multcount())));
+            n.path("ide_multcount").asInt(IdeSettings.DEFAULT.multcount())),
+        new Firmware(n.path("apm").asBoolean(false), n.has("smi_period_ns")
+            ? java.util.Optional.of(new dev.kernellab.hw.Smi(n.path("smi_period_ns").asLong(), n.path("smi_length_ns").asLong()))
+            : java.util.Optional.empty()));
   }
 
   private static ObjectNode result(ConfigResult r) {

@@ -51,6 +51,16 @@ final class CommonOptions {
       description = "hdparm -m: sectors per PIO interrupt, 0 (one) or 2, 4, 8, 16. Default: ${DEFAULT-VALUE}.")
   int ideMultcount;
 
+  @Option(names = "--apm",
+      description = "The machine has APM: kapmd asks the BIOS for events once a second, with interrupts off for the"
+          + " BIOS's time (assumed 500 us). Off by default.")
+  boolean apm;
+
+  @Option(names = "--smi", defaultValue = "off", paramLabel = "PERIOD:LENGTH",
+      description = "The firmware raises an SMI every PERIOD that keeps every CPU in System Management Mode for"
+          + " LENGTH, e.g. 1s:200us (both assumptions of yours). Default: ${DEFAULT-VALUE}.")
+  String smi;
+
   @Option(names = "--debug-checks",
       description = "Run with kernel-core's debug checks and event ring on; a kernel bug is printed"
           + " like an oops (exit status 3).")
@@ -65,6 +75,7 @@ final class CommonOptions {
     return "./kernel-lab " + command + " --workload " + workload + " " + configOption + " --scheduler " + scheduler
         + " --cpus " + cpus + " --hz " + hz + " --duration " + duration + " --seed " + seed
         + " " + IdeSettings.fromFlags(ideDma, ideUnmaskIrq, ideMultcount).options()
+        + Firmware.fromOptions(apm, smi).options()
         + (debugChecks ? " --debug-checks" : "");
   }
 
@@ -75,6 +86,7 @@ final class CommonOptions {
   Experiment experiment(String configOption, String config) {
     Experiment.option(configOption, () -> KernelBuilder.configurationPatches(config));
     IdeSettings ide = IdeSettings.fromFlags(ideDma, ideUnmaskIrq, ideMultcount);
-    return new Experiment(workload, config, scheduler, cpus, hz, Durations.parse(duration), seed, debugChecks, ide);
+    return new Experiment(workload, config, scheduler, cpus, hz, Durations.parse(duration), seed, debugChecks, ide,
+        Firmware.fromOptions(apm, smi));
   }
 }

@@ -35,6 +35,9 @@ final class ExperimentRunner {
             .debugChecks(e.debugChecks() ? DebugChecks.all() : DebugChecks.none());
     paths.install(b);
     paths.installDaemons(b);
+    if (e.firmware().apm()) {
+      b.task(paths.apm().kapmd());
+    }
     b.configuration(e.config());
     Workload.Run run = Workloads.create(e.workload()).install(paths, b);
     LatencyAnatomy anatomy = LatencyAnatomy.attach(b, run);
@@ -49,7 +52,7 @@ final class ExperimentRunner {
   /** The machine of {@code e}: the default 2002 desktop with its CPUs and IDE settings. */
   static MachineSpec machine(Experiment e) {
     MachineSpec m = MachineSpec.uniprocessor().withCpus(e.cpus());
-    return m.withDisk(e.ide().apply(m.disk()));
+    return m.withDisk(e.ide().apply(m.disk())).withSmi(e.firmware().smi());
   }
 
   /**

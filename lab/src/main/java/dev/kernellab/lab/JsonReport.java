@@ -36,6 +36,8 @@ final class JsonReport {
     m.put("ide_dma", base.ide().dma());
     m.put("ide_unmaskirq", base.ide().unmaskIrq());
     m.put("ide_multcount", base.ide().multcount());
+    m.put("apm", base.firmware().apm());
+    base.firmware().smi().ifPresent(s -> m.put("smi", s.periodNs() + "ns:" + s.lengthNs() + "ns"));
     return m;
   }
 
