@@ -5,7 +5,7 @@ package dev.kernellab.hw;
  *
  * <p>Owned and reused by the submitter (so that steady-state simulation allocates nothing);
  * the disk fills in the timestamps. A request may be submitted again once the disk has handed
- * it back through {@link IdeDisk#acknowledge()}.
+ * it back through {@link IdeDisk#service()}.
  */
 public class DiskRequest {
 

@@ -13,10 +13,14 @@ package dev.kernellab.hw;
  * @param fullStrokeSeekNs seek over all cylinders
  * @param mediaBytesPerSecond sustained media transfer rate
  * @param controllerOverheadNs command decode and drive electronics per request
- * @param dma true: the drive moves data by bus-master DMA (no CPU time); false: PIO, the CPU
- *     copies every word through the data port
+ * @param dma {@code hdparm -d1}: the drive moves data by bus-master DMA (no CPU time) and
+ *     interrupts once a command; false: PIO, the CPU copies every word through the data port,
+ *     a DRQ block per interrupt
  * @param pioBytesPerSecond PIO copy rate (used when {@code dma} is false)
- * @param unmaskIrq {@code hdparm -u1}: the driver re-enables interrupts during PIO copies
+ * @param unmaskIrq {@code hdparm -u1}: the driver re-enables interrupts while it services the
+ *     drive's interrupt ({@code drive->unmask})
+ * @param multcount {@code hdparm -m}: sectors per DRQ block (and so per interrupt) in PIO, 0 for
+ *     one sector a block (multiple mode off)
  */
 public record DiskSpec(
     long cylinders,
@@ -28,10 +32,18 @@ public record DiskSpec(
     long controllerOverheadNs,
     boolean dma,
     long pioBytesPerSecond,
-    boolean unmaskIrq) {
+    boolean unmaskIrq,
+    int multcount) {
 
   /** Bytes per sector on every ATA disk of the era. */
   public static final int SECTOR_BYTES = 512;
+
+  /**
+   * The drive's MaxMultSect, the largest multcount it accepts: 16 for the IBM Deskstar of the
+   * defaults (the {@code hdparm -i} of an IC35L040AVER07 in B. Ramstad's "Re: IDE SiS730 / SiS5513
+   * incorrect defaults kernel 2.4.9", LKML 12 Nov 2001).
+   */
+  public static final int MAX_MULTSECT = 16;
 
   /** Validates the disk. */
   public DiskSpec {
@@ -50,6 +62,34 @@ public record DiskSpec(
       throw new IllegalArgumentException(
           "controller overhead must be >= 0 ns, got " + controllerOverheadNs);
     }
+    checkMultcount(multcount);
+  }
+
+  /** The 10-argument form: multiple mode off. */
+  public DiskSpec(long cylinders, long sectorsPerCylinder, int rpm, long trackToTrackSeekNs,
+      long fullStrokeSeekNs, long mediaBytesPerSecond, long controllerOverheadNs, boolean dma,
+      long pioBytesPerSecond, boolean unmaskIrq) {
+    this(cylinders, sectorsPerCylinder, rpm, trackToTrackSeekNs, fullStrokeSeekNs, mediaBytesPerSecond,
+        controllerOverheadNs, dma, pioBytesPerSecond, unmaskIrq, 0);
+  }
+
+  /**
+   * The rule for a multcount: 0 (off), or a power of two up to {@link #MAX_MULTSECT} (the sector
+   * counts SET MULTIPLE MODE takes, ATA-2); returns it.
+   *
+   * @throws IllegalArgumentException otherwise
+   */
+  public static int checkMultcount(int multcount) {
+    if (multcount < 0 || multcount > MAX_MULTSECT || Integer.bitCount(multcount) > 1) {
+      throw new IllegalArgumentException("multcount must be 0 (off) or a power of two up to "
+          + MAX_MULTSECT + " (the drive's MaxMultSect), got " + multcount);
+    }
+    return multcount;
+  }
+
+  /** Sectors in one DRQ block of PIO: the multcount, or 1 with multiple mode off. */
+  public int drqBlockSectors() {
+    return multcount == 0 ? 1 : multcount;
   }
 
   private static void positive(String name, long v) {
@@ -59,7 +99,8 @@ public record DiskSpec(
   }
 
   /**
-   * A 7200 rpm ATA disk of the IBM Deskstar 75GXP class, UDMA.
+   * A 7200 rpm ATA disk of the IBM Deskstar 75GXP class on the Intel PIIX4 IDE of a 2002
+   * desktop, as a Red Hat 7.2/7.3 install left it: DMA on, unmaskirq off, multcount off.
    *
    * <p>Sources: full-stroke read seek 14.7 ms (IBM DTLA-307xxx spec); track-to-track ~1-2 ms
    * [recall], 1.5 ms taken; media rate 20-40 MB/s outer to inner [recall], 30 MB/s taken;
@@ -67,18 +108,46 @@ public record DiskSpec(
    * Geometry: 30 GB as 60,000 cylinders of 1,000 sectors, an assumption (only distance ratios
    * matter to the seek curve). With these figures the mean seek over uniformly random
    * distances comes to ~8.5 ms, the published average.
+   *
+   * <p>The interface settings, said out loud. DMA on: 2.4.17's piix.c {@code ide_init_piix()}
+   * (and via82cxxx.c) turn autodma on when the kernel has CONFIG_PIIX_TUNING (CONFIG_IDEDMA_AUTO
+   * for VIA); that Red Hat's kernels were built with them is an assumption. unmaskirq off: the
+   * IDE driver's default ({@code drive->unmask} is 0) unless a chipset driver sets it; piix.c
+   * never does (via82cxxx.c sets it to 1 on all but the vt82c576, so a VIA desktop had -u1), and
+   * Red Hat's /etc/sysconfig/harddisks leaves -u1 to EXTRA_PARAMS for the user (quoted in B.
+   * Ramstad's mail above). multcount off: INITIAL_MULT_COUNT is 0 (include/linux/ide.h) without
+   * CONFIG_IDEDISK_MULTI_MODE, and the same file ships {@code MULTIPLE_IO=16} commented out.
    */
   public static DiskSpec ata7200rpm() {
     return new DiskSpec(
         60_000, 1_000, 7_200, 1_500_000, 14_700_000, 30_000_000, 500_000, true, 16_600_000,
-        true);
+        false, 0);
   }
 
   /** The same disk doing PIO, with or without {@code hdparm -u1}. */
   public DiskSpec withPio(boolean unmask) {
+    return withDma(false).withUnmaskIrq(unmask);
+  }
+
+  /** The same disk with DMA on or off ({@code hdparm -d}). */
+  public DiskSpec withDma(boolean on) {
     return new DiskSpec(
         cylinders, sectorsPerCylinder, rpm, trackToTrackSeekNs, fullStrokeSeekNs,
-        mediaBytesPerSecond, controllerOverheadNs, false, pioBytesPerSecond, unmask);
+        mediaBytesPerSecond, controllerOverheadNs, on, pioBytesPerSecond, unmaskIrq, multcount);
+  }
+
+  /** The same disk with unmaskirq on or off ({@code hdparm -u}). */
+  public DiskSpec withUnmaskIrq(boolean on) {
+    return new DiskSpec(
+        cylinders, sectorsPerCylinder, rpm, trackToTrackSeekNs, fullStrokeSeekNs,
+        mediaBytesPerSecond, controllerOverheadNs, dma, pioBytesPerSecond, on, multcount);
+  }
+
+  /** The same disk with another multcount ({@code hdparm -m}). */
+  public DiskSpec withMultcount(int sectors) {
+    return new DiskSpec(
+        cylinders, sectorsPerCylinder, rpm, trackToTrackSeekNs, fullStrokeSeekNs,
+        mediaBytesPerSecond, controllerOverheadNs, dma, pioBytesPerSecond, unmaskIrq, sectors);
   }
 
   /** One revolution in ns. */

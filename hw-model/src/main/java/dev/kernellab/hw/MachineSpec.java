@@ -1,6 +1,7 @@
 package dev.kernellab.hw;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What machine to build: CPU count and clock, memory, costs, interrupt routing, and the IDE
@@ -19,9 +20,11 @@ import java.util.Objects;
  * @param disk the IDE disk on IRQ 14
  * @param memoryBytes RAM; the kernel's page cache lives in what the kernel and the processes
  *     leave of it
+ * @param smi the firmware's periodic System Management Interrupt, if it has one (none by default)
  */
 public record MachineSpec(
-    int cpus, long cpuHz, CostTable costs, IrqRouting routing, DiskSpec disk, long memoryBytes) {
+    int cpus, long cpuHz, CostTable costs, IrqRouting routing, DiskSpec disk, long memoryBytes,
+    Optional<Smi> smi) {
 
   /** A 2002 desktop's RAM: 256 MB (assumption: the common size of that year's PCs). */
   public static final long DEFAULT_MEMORY_BYTES = 256L << 20;
@@ -41,6 +44,7 @@ public record MachineSpec(
     Objects.requireNonNull(costs, "costs");
     Objects.requireNonNull(routing, "routing");
     Objects.requireNonNull(disk, "disk");
+    Objects.requireNonNull(smi, "smi");
     if (memoryBytes < MIN_MEMORY_BYTES) {
       throw new IllegalArgumentException(
           "a machine needs at least " + (MIN_MEMORY_BYTES >> 20) + " MB of memory, got " + memoryBytes + " bytes");
@@ -57,6 +61,11 @@ public record MachineSpec(
       throw new IllegalArgumentException("a machine has 1.." + MAX_CPUS + " CPUs, got " + cpus);
     }
     return cpus;
+  }
+
+  /** The 6-argument form: no SMI. */
+  public MachineSpec(int cpus, long cpuHz, CostTable costs, IrqRouting routing, DiskSpec disk, long memoryBytes) {
+    this(cpus, cpuHz, costs, routing, disk, memoryBytes, Optional.empty());
   }
 
   /** The 5-argument form: the default memory size. */
@@ -76,26 +85,31 @@ public record MachineSpec(
 
   /** The same machine with {@code n} CPUs. */
   public MachineSpec withCpus(int n) {
-    return new MachineSpec(n, cpuHz, costs, routing, disk, memoryBytes);
+    return new MachineSpec(n, cpuHz, costs, routing, disk, memoryBytes, smi);
   }
 
   /** The same machine with other costs. */
   public MachineSpec withCosts(CostTable c) {
-    return new MachineSpec(cpus, cpuHz, c, routing, disk, memoryBytes);
+    return new MachineSpec(cpus, cpuHz, c, routing, disk, memoryBytes, smi);
   }
 
   /** The same machine with another interrupt routing. */
   public MachineSpec withRouting(IrqRouting r) {
-    return new MachineSpec(cpus, cpuHz, costs, r, disk, memoryBytes);
+    return new MachineSpec(cpus, cpuHz, costs, r, disk, memoryBytes, smi);
   }
 
   /** The same machine with {@code bytes} of memory. */
   public MachineSpec withMemory(long bytes) {
-    return new MachineSpec(cpus, cpuHz, costs, routing, disk, bytes);
+    return new MachineSpec(cpus, cpuHz, costs, routing, disk, bytes, smi);
   }
 
   /** The same machine with another disk. */
   public MachineSpec withDisk(DiskSpec d) {
-    return new MachineSpec(cpus, cpuHz, costs, routing, d, memoryBytes);
+    return new MachineSpec(cpus, cpuHz, costs, routing, d, memoryBytes, smi);
+  }
+
+  /** The same machine whose firmware raises {@code s} (or none). */
+  public MachineSpec withSmi(Optional<Smi> s) {
+    return new MachineSpec(cpus, cpuHz, costs, routing, disk, memoryBytes, s);
   }
 }

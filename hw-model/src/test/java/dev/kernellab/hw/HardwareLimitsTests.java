@@ -15,11 +15,12 @@ class HardwareLimitsTests {
 
   private static final String[] COSTS = {
     "irqEntryNs", "irqExitNs", "contextSwitchNs", "ipiDeliveryNs", "syscallEntryNs", "syscallExitNs",
-    "tscReadNs", "pitReadNs", "l1HitNs", "l2HitNs", "memoryNs"
+    "tscReadNs", "pitReadNs", "l1HitNs", "l2HitNs", "memoryNs", "isaPortNs", "ideRegisterNs", "apicAckNs",
+    "cacheRefillNs"
   };
 
   private static CostTable costs(long[] c) {
-    return new CostTable(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10]);
+    return new CostTable(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14]);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.kernellab.hw;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kernellab.hw.sim.Simulation;
@@ -46,5 +47,16 @@ class MachineSpecTests {
     Machine m = new Machine(MachineSpec.uniprocessor(), new Simulation(1));
     assertThatThrownBy(() -> m.sendIpi(0, 1, Vectors.RESCHEDULE_VECTOR))
         .hasMessage("IPI from cpu0 to cpu1 on a 1-CPU machine");
+  }
+
+  @Test
+  void anSmiIsShorterThanItsPeriodAndNoneByDefault() {
+    assertThat(MachineSpec.uniprocessor().smi()).isEmpty();
+    Smi s = new Smi(1_000_000, 200_000);
+    assertThat(MachineSpec.uniprocessor().withSmi(java.util.Optional.of(s)).withCpus(2).smi()).contains(s);
+    assertThatThrownBy(() -> new Smi(1_000, 1_000))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("an SMI needs 0 < length < period, got period 1000 ns, length 1000 ns");
+    assertThatThrownBy(() -> new Smi(1_000, 0)).isInstanceOf(IllegalArgumentException.class);
   }
 }

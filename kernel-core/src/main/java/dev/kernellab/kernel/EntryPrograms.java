@@ -50,8 +50,10 @@ final class EntryPrograms {
         KernelPath.of(
             "arch/i386/kernel/irq.c", "do_IRQ", false,
             new FlowOps.Compute(Distribution.fixed(costs.irqEntryNs())),
+            new IrqOps.IrqAck(),
             new IrqOps.IrqEnter(),
             new IrqOps.HandleIrqEvent(),
+            new IrqOps.IrqEnd(),
             new IrqOps.IrqExit(),
             new FlowOps.Compute(Distribution.fixed(costs.irqExitNs())),
             new IrqOps.Iret());

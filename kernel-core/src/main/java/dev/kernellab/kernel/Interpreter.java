@@ -58,6 +58,26 @@ final class Interpreter implements CpuListener {
     dispatch(c);
   }
 
+  /**
+   * An SMI on {@code c}: what the CPU runs stops where it is, with the compute it had left, and
+   * the SMM stretch {@code smm} runs above it ({@link SystemManagement}).
+   */
+  void systemManagement(KernelCpu c, KernelPath smm) {
+    if (c.dispatching) {
+      return; // not reachable from the event loop; an SMI never lands inside a kernel step
+    }
+    ExecContext top = c.top();
+    long left = c.cpu.stopSegment();
+    if (!top.isEmpty()) {
+      ExecContext.Frame f = top.top();
+      if (f.computing) {
+        f.computeLeftNs = left;
+      }
+    }
+    k.interrupts.enterSystemManagement(c, smm);
+    dispatch(c);
+  }
+
   @Override
   public void segmentFinished(Cpu cpu) {
     KernelCpu c = cpus[cpu.id()];

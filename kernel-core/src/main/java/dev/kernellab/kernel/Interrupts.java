@@ -27,6 +27,20 @@ final class Interrupts {
     ctx.push(k.programs.interruptPath, false);
   }
 
+  /** SMI#: the SMM stretch runs in a context above whatever the CPU ran. */
+  void enterSystemManagement(KernelCpu c, KernelPath smm) {
+    ExecContext ctx = pushContext(c, ExecContext.Kind.HARDIRQ);
+    ctx.push(smm, false);
+  }
+
+  /** RSM: back to the interrupted code, deciding nothing (the kernel never knew). */
+  void leaveSystemManagement(KernelCpu c, KernelPath smm) {
+    c.contextDepth--;
+    if (k.tracer != null) {
+      k.tracer.pathExit(k.now(), c.id, smm);
+    }
+  }
+
   @Models(file = "kernel/softirq.c", function = "do_softirq", version = "2.4.17")
   void pushSoftirqContext(KernelCpu c) {
     pushSoftirqContext(c, false);

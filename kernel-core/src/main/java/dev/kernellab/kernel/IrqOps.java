@@ -181,6 +181,53 @@ final class IrqOps {
   }
 
   /**
+   * {@code desc->handler->ack(irq)} of {@code do_IRQ}: the 8259A's {@code mask_and_ack_8259A}
+   * (its port I/O on the ISA bus), or the local APIC's EOI write ({@link InterruptController}).
+   */
+  @Models(file = "arch/i386/kernel/irq.c", function = "do_IRQ", version = "2.4.17")
+  static final class IrqAck extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      if (f.phase == 1) {
+        f.advance();
+        return;
+      }
+      KernelPath ack = k.controller.ackPath(ctx.vector);
+      if (ack == null) {
+        c.compute(f, k.costs().apicAckNs(), true);
+        return;
+      }
+      f.phase = 1;
+      ctx.push(ack, false);
+    }
+
+    @Override
+    String describe() {
+      return "desc->handler->ack(irq)";
+    }
+  }
+
+  /** {@code desc->handler->end(irq)} of {@code do_IRQ}: the 8259A's {@code enable_8259A_irq}. */
+  @Models(file = "arch/i386/kernel/irq.c", function = "do_IRQ", version = "2.4.17")
+  static final class IrqEnd extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      KernelPath end = f.phase == 0 ? k.controller.endPath(ctx.vector) : null;
+      if (end == null) {
+        f.advance();
+        return;
+      }
+      f.phase = 1;
+      ctx.push(end, false);
+    }
+
+    @Override
+    String describe() {
+      return "desc->handler->end(irq)";
+    }
+  }
+
+  /**
    * {@code do_IRQ} entry: {@code desc->handler->ack(irq)} (the APIC EOI of an edge-triggered
    * line, {@code ack_edge_ioapic_irq}; system vectors ack first too), then
    * {@code irq_enter()}: the hardirq count goes up. Acking first is what lets a handler that

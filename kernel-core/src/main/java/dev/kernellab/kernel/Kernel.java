@@ -82,6 +82,8 @@ public final class Kernel {
   final BigKernelLock bkl;
   final KernelChecks checks;
   final Interrupts interrupts;
+  final InterruptController controller;
+  private final SystemManagement smi; // null: the firmware raises no SMI
 
   /** An interrupt handler registered on a line or vector ({@code struct irqaction}). */
   @Models(file = "include/linux/interrupt.h", function = "struct irqaction", version = "2.4.17")
@@ -115,8 +117,12 @@ public final class Kernel {
     this.bkl = new BigKernelLock(this, cpus.length > 1 || preemption.preemptsKernelCode());
     this.checks = new KernelChecks(this, debug);
     this.interrupts = new Interrupts(this);
-    vectorActions[machine.ioApic().vectorOf(IdeDisk.IRQ)] =
-        new IrqAction("ide0", IoOps.ideInterrupt(machine.disk()), true);
+    this.controller = new InterruptController(machine);
+    this.smi = c.machine().smi().map(s -> new SystemManagement(this, sim, s)).orElse(null);
+    // PCI IDE: SA_SHIRQ, so handle_IRQ_event turns interrupts on and ide_intr turns them off
+    // itself (ide-probe.c init_irq); a catalog's ideDriver() replaces this with its own lock.
+    vectorActions[machine.ioApic().vectorOf(IdeDisk.IRQ)] = new IrqAction(
+        "ide0", IoOps.ideInterrupt(machine.disk().spec(), SpinLock.spin("io_request_lock")), false);
     c.irqActions().forEach((irq, a) -> vectorActions[machine.ioApic().vectorOf(irq)] = a);
     c.softirqHandlers().forEach((s, p) -> softirqHandlers[s.ordinal()] = p);
   }
@@ -134,6 +140,9 @@ public final class Kernel {
       cpu.switchedInNs = 0;
     }
     timers.install(machine, hz);
+    if (smi != null) {
+      smi.start();
+    }
     if (c.ksoftirqd()) {
       for (KernelCpu cpu : cpus) {
         KernelPath loop =

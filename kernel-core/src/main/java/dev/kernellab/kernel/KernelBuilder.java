@@ -1,5 +1,6 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.IdeDisk;
 import dev.kernellab.hw.IoApic;
 import dev.kernellab.hw.MachineSpec;
 import java.util.ArrayList;
@@ -196,6 +197,17 @@ public final class KernelBuilder {
     kernelHandler("request_irq(" + irq + ", " + name + ")", handler, "an interrupt handler");
     irqActions.put(irq, new Kernel.IrqAction(name, handler, saInterrupt));
     return this;
+  }
+
+  /**
+   * The IDE driver of the machine's disk on IRQ 14 ({@code ide_intr}, drivers/ide/ide.c 2.4.17),
+   * taking {@code ioRequestLock} as the block layer's {@code io_request_lock}: the lock a path
+   * catalog's {@code ll_rw_block} takes, so that the two contend on SMP as in the kernel.
+   * Without this call the kernel's IDE driver has a lock of its own.
+   */
+  public KernelBuilder ideDriver(SpinLock ioRequestLock) {
+    Objects.requireNonNull(ioRequestLock, "ioRequestLock");
+    return requestIrq(IdeDisk.IRQ, "ide0", IoOps.ideInterrupt(machine.disk(), ioRequestLock), false);
   }
 
   private static void kernelHandler(String call, KernelPath handler, String role) {

@@ -750,6 +750,11 @@ public final class KernelPath {
     }
   }
 
+  /** A kernel-internal program of {@code ops} that declares {@code cause}. */
+  static KernelPath of(String file, String function, LatencyCause cause, Op... ops) {
+    return new KernelPath(file, function, false, Arrays.copyOf(ops, ops.length), null, cause);
+  }
+
   /** Builds a path of the given operations (for patches and kernel-internal programs). */
   static KernelPath of(String file, String function, boolean user, Op... ops) {
     return new KernelPath(file, function, user, Arrays.copyOf(ops, ops.length), null, null);

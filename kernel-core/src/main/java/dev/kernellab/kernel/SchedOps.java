@@ -141,7 +141,9 @@ final class SchedOps {
         return;
       }
       f.scratch = 0;
-      c.compute(f, k.costs().contextSwitchNs(), true);
+      // the incoming task's working set comes back from memory after the switch
+      long refill = c.current.isIdle() ? 0 : k.costs().cacheRefillNs();
+      c.compute(f, k.costs().contextSwitchNs() + refill, true);
     }
 
     @Override

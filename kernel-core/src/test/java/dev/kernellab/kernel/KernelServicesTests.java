@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 class KernelServicesTests {
 
   private static final long MS = 1_000_000;
+  private static final long US = 1_000;
 
   private static KernelBuilder zeroCost(int cpus) {
     return new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()).withCpus(cpus), 5)
@@ -82,16 +83,21 @@ class KernelServicesTests {
     assertThat(k.machine().disk().served()).isEqualTo(1);
   }
 
+  /**
+   * PIO with unmaskirq off (hdparm -u0): read_intr copies the drive's DRQ block, multcount
+   * sectors, with interrupts off, so an RTC interrupt asserted during the copy waits for its end
+   * (drivers/ide/ide-disk.c read_intr, ide.c ide_intr, 2.4.17).
+   */
   @Test
-  void pioWithoutUnmaskHoldsInterruptsOffForTheCopy() {
-    RtcProbeRig rig = new RtcProbeRig();
+  void pioWithoutUnmaskHoldsInterruptsOffForOneDrqBlock() {
     MachineSpec pio = MachineSpec.uniprocessor().withCosts(CostTable.zero())
-        .withDisk(DiskSpec.ata7200rpm().withPio(false));
+        .withDisk(DiskSpec.ata7200rpm().withPio(false).withMultcount(16));
     KernelPath reader =
         KernelPath.userProgram("reader")
             .syscall(KernelPath.path("fs/buffer.c", "bread")
-                .diskIo(Distribution.fixed(0), Distribution.fixed(256), false).build())
+                .diskIo(Distribution.fixed(0), Distribution.fixed(16), false).build())
             .build();
+    RtcProbeRig rig = new RtcProbeRig();
     Kernel k =
         new KernelBuilder(pio, 5)
             .scheduler(new SimpleRoundRobinScheduler())
@@ -99,12 +105,12 @@ class KernelServicesTests {
             .task(TaskSpec.user("P", rig.probe).fifo(99))
             .task(TaskSpec.user("reader", reader))
             .build();
-    // Find when the IDE interrupt comes, then assert the RTC in the middle of the PIO copy.
+    // Find when the block's interrupt comes, then assert the RTC in the middle of its copy.
     k.run(60 * MS);
-    long copy = pio.disk().pioCopyNs(256);
-    assertThat(copy).isEqualTo(7_895_903); // 128 KB at 16.6 MB/s
+    long copy = pio.disk().pioCopyNs(16);
+    assertThat(copy).isEqualTo(493_493); // 8 KB at 16.6 MB/s
     assertThat(k.machine().disk().served()).isEqualTo(1);
-    long completion = k.machine().ioApic().lastAssertNs(14);
+    long block = k.machine().ioApic().lastAssertNs(14);
     RtcProbeRig rig2 = new RtcProbeRig();
     Kernel k2 =
         new KernelBuilder(pio, 5)
@@ -113,9 +119,9 @@ class KernelServicesTests {
             .task(TaskSpec.user("P", rig2.probe).fifo(99))
             .task(TaskSpec.user("reader", reader))
             .build();
-    RtcProbeRig.assertRtcAt(k2, completion + MS);
+    RtcProbeRig.assertRtcAt(k2, block + 100 * US);
     k2.run(80 * MS);
-    assertThat(rig2.latencies).containsExactly(copy - MS);
+    assertThat(rig2.latencies).containsExactly(copy - 100 * US);
   }
 
   /** hdparm -u1: the IDE handler re-enables interrupts, so the RTC handler runs at once. */
@@ -123,7 +129,7 @@ class KernelServicesTests {
   void unmaskIrqLetsOtherInterruptsInDuringThePioCopy() {
     for (boolean unmask : new boolean[] {false, true}) {
       MachineSpec pio = MachineSpec.uniprocessor().withCosts(CostTable.zero())
-          .withDisk(DiskSpec.ata7200rpm().withPio(unmask));
+          .withDisk(DiskSpec.ata7200rpm().withPio(unmask).withMultcount(16));
       List<Long> handlerDelay = new ArrayList<>();
       KernelPath rtc =
           KernelPath.path("drivers/char/rtc.c", "rtc_interrupt")
@@ -135,7 +141,7 @@ class KernelServicesTests {
       KernelPath reader =
           KernelPath.userProgram("reader")
               .syscall(KernelPath.path("fs/buffer.c", "bread")
-                  .diskIo(Distribution.fixed(0), Distribution.fixed(256), false).build())
+                  .diskIo(Distribution.fixed(0), Distribution.fixed(16), false).build())
               .build();
       Kernel k =
           new KernelBuilder(pio, 5)
@@ -144,18 +150,44 @@ class KernelServicesTests {
               .task(TaskSpec.user("reader", reader))
               .build();
       k.run(60 * MS);
-      long completion = k.machine().ioApic().lastAssertNs(14);
+      long block = k.machine().ioApic().lastAssertNs(14);
       Kernel k2 =
           new KernelBuilder(pio, 5)
               .scheduler(new SimpleRoundRobinScheduler())
               .requestIrq(Rtc.IRQ, "rtc", rtc, true)
               .task(TaskSpec.user("reader", reader))
               .build();
-      RtcProbeRig.assertRtcAt(k2, completion + MS);
+      RtcProbeRig.assertRtcAt(k2, block + 100 * US);
       k2.run(80 * MS);
-      long copy = pio.disk().pioCopyNs(256);
-      assertThat(handlerDelay).as("unmask=%s", unmask).containsExactly(unmask ? 0 : copy - MS);
+      long copy = pio.disk().pioCopyNs(16);
+      assertThat(handlerDelay).as("unmask=%s", unmask).containsExactly(unmask ? 0 : copy - 100 * US);
     }
+  }
+
+  /**
+   * The block layer merges a task's 32 buffer heads into requests of at most 255 sectors (31
+   * heads of 8 sectors), and the task wakes when the last of them is done; in PIO with
+   * multiple mode off the drive interrupts once a sector (__make_request, ll_rw_blk.c;
+   * read_intr, ide-disk.c; 2.4.17).
+   */
+  @Test
+  void aTasksBuffersAreMergedIntoRequestsOfAtMostMaxSectorsAndItWakesAfterTheLast() {
+    MachineSpec pio = MachineSpec.uniprocessor().withCosts(CostTable.zero())
+        .withDisk(DiskSpec.ata7200rpm().withPio(false));
+    List<Long> done = new ArrayList<>();
+    KernelPath reader =
+        KernelPath.userProgram("reader")
+            .syscall(KernelPath.path("fs/buffer.c", "bread")
+                .diskIo(Distribution.fixed(0), Distribution.fixed(256), false).build())
+            .probe((c, t, now) -> done.add(now))
+            .build();
+    Kernel k = new KernelBuilder(pio, 5).scheduler(new SimpleRoundRobinScheduler())
+        .task(TaskSpec.user("reader", reader)).build();
+    k.run(200 * MS);
+    assertThat(k.machine().disk().served()).as("248 + 8 sectors").isEqualTo(2);
+    assertThat(k.machine().ioApic().assertCount(14)).as("one interrupt a sector").isEqualTo(256);
+    assertThat(done).hasSize(1);
+    assertThat(done.get(0)).isGreaterThanOrEqualTo(k.machine().ioApic().lastAssertNs(14));
   }
 
   @Test

@@ -63,7 +63,7 @@ class OopsReportTests {
         "contexts, innermost first:",
         "  hardirq vector 0x" + vector,
         "    #1 drivers/char/rtc.c:rtc_interrupt  at its end",
-        "    #0 arch/i386/kernel/irq.c:do_IRQ  op 2/6: handle_IRQ_event() (step 1)",
+        "    #0 arch/i386/kernel/irq.c:do_IRQ  op 3/8: handle_IRQ_event() (step 1)",
         "  task B[1]",
         "    #3 fs/test.c:walk [site fs/test.c:walk, iteration 2]  op 0/2: compute(1000000 ns),"
             + " 500000 ns of compute left",

@@ -63,10 +63,11 @@ public final class Calibration {
   public static final long PTE_TEST_NS = 60;
 
   /**
-   * One ISA port access (CMOS_READ of the RTC, the PIT latch): ~0.5-1 us, a recalled figure
-   * (docs/hardware-and-costs.md, PIT); 0.75 us taken.
+   * One ISA port access (CMOS_READ of the RTC, the PIT latch) on the default machine:
+   * CostTable.ISA_PORT_NS, 0.75 us (docs/hardware-and-costs.md, Port I/O). Paths that run on a
+   * machine charge that machine's CostTable.isaPortNs; this is for the catalog's listing.
    */
-  public static final long ISA_PORT_NS = 750;
+  public static final long ISA_PORT_NS = dev.kernellab.hw.CostTable.ISA_PORT_NS;
 
   /**
    * Visiting one list entry under a lock without touching its data (a buffer head or page that

@@ -4,6 +4,7 @@ import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.TaskSpec;
+import dev.kernellab.paths.arch.Apm;
 import dev.kernellab.paths.drivers.Block;
 import dev.kernellab.paths.drivers.Console;
 import dev.kernellab.paths.drivers.Rtc;
@@ -40,7 +41,7 @@ import java.util.stream.Stream;
  * <pre>{@code
  * Kernel24Paths paths = new Kernel24Paths(PathParams.defaults());
  * KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor(), seed).scheduler(s);
- * paths.install(b);                 // rtc_interrupt on IRQ 8, net_rx_action on NET_RX
+ * paths.install(b);                 // rtc_interrupt on IRQ 8, ide_intr on 14, net_rx_action on NET_RX
  * paths.installDaemons(b);          // kswapd, bdflush, kupdated
  * b.patch("lowlat");                // finds this catalog's locks through the builder
  * b.task(TaskSpec.user("cp", userProgram("cp").loop(..., l -> l.syscall(paths.filemap().sysRead))));
@@ -83,6 +84,7 @@ public final class Kernel24Paths {
   private final Net net;
   private final Exit exit;
   private final Fork fork;
+  private final Apm apm = new Apm();
 
   /** Builds every path for one kernel. */
   public Kernel24Paths(PathParams params) {
@@ -127,6 +129,7 @@ public final class Kernel24Paths {
   public void install(KernelBuilder b) {
     pageCache.setMemory(b.machine().memoryBytes());
     rtc.install(b);
+    b.ideDriver(locks.ioRequestLock);
     net.install(b);
     b.attach(Kernel24Paths.class, this);
     // Code this configuration leaves out is still code a patch may rightly touch: its hook just
@@ -186,6 +189,7 @@ public final class Kernel24Paths {
     // The child program only names the fork row; its 1 us of user work is never run here.
     out.addAll(fork.entries(KernelPath.userProgram("child").compute(1_000).build()));
     out.addAll(Timer.entries(DEFAULT_PIT_READ_NS));
+    out.addAll(apm.entries());
     return out;
   }
 
@@ -290,5 +294,10 @@ public final class Kernel24Paths {
   /** kernel/fork.c. */
   public Fork fork() {
     return fork;
+  }
+
+  /** arch/i386/kernel/apm.c: kapmd, for a machine with APM (not a boot task by default). */
+  public Apm apm() {
+    return apm;
   }
 }

@@ -102,13 +102,28 @@ public final class CellJson {
     n.put("duration_ns", e.durationNs());
     n.put("seed", e.seed());
     n.put("debug_checks", e.debugChecks());
+    n.put("ide_dma", e.ide().dma());
+    n.put("ide_unmaskirq", e.ide().unmaskIrq());
+    n.put("ide_multcount", e.ide().multcount());
+    n.put("apm", e.firmware().apm());
+    e.firmware().smi().ifPresent(s -> {
+      n.put("smi_period_ns", s.periodNs());
+      n.put("smi_length_ns", s.lengthNs());
+    });
     return n;
   }
 
   private static Experiment experiment(JsonNode n) {
     return new Experiment(text(n, "workload"), text(n, "config"), text(n, "scheduler"), number(n, "cpus").intValue(),
         number(n, "hz").intValue(), number(n, "duration_ns").longValue(), number(n, "seed").longValue(),
-        n.path("debug_checks").asBoolean());
+        n.path("debug_checks").asBoolean(),
+        // a results file of an earlier version has no IDE settings: the default machine's
+        new IdeSettings(n.path("ide_dma").asBoolean(IdeSettings.DEFAULT.dma()),
+            n.path("ide_unmaskirq").asBoolean(IdeSettings.DEFAULT.unmaskIrq()),
+            n.path("ide_multcount").asInt(IdeSettings.DEFAULT.multcount())),
+        new Firmware(n.path("apm").asBoolean(false), n.has("smi_period_ns")
+            ? java.util.Optional.of(new dev.kernellab.hw.Smi(n.path("smi_period_ns").asLong(), n.path("smi_length_ns").asLong()))
+            : java.util.Optional.empty()));
   }
 
   private static ObjectNode result(ConfigResult r) {

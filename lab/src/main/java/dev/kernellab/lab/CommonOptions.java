@@ -37,6 +37,30 @@ final class CommonOptions {
   @Option(names = "--quiet", description = "No progress on standard error.")
   boolean quiet;
 
+  @Option(names = "--ide-dma", defaultValue = "1", paramLabel = "0|1",
+      description = "hdparm -d: the IDE disk does bus-master DMA (1) or PIO (0). Default: ${DEFAULT-VALUE}"
+          + " (a Red Hat 7.2/7.3 install on a PIIX4 or VIA chipset).")
+  int ideDma;
+
+  @Option(names = "--ide-unmaskirq", defaultValue = "0", paramLabel = "0|1",
+      description = "hdparm -u: the IDE handler turns interrupts on (1) or keeps them off (0)."
+          + " Default: ${DEFAULT-VALUE} (the driver's default on a PIIX4).")
+  int ideUnmaskIrq;
+
+  @Option(names = "--ide-multcount", defaultValue = "0", paramLabel = "N",
+      description = "hdparm -m: sectors per PIO interrupt, 0 (one) or 2, 4, 8, 16. Default: ${DEFAULT-VALUE}.")
+  int ideMultcount;
+
+  @Option(names = "--apm",
+      description = "The machine has APM: kapmd asks the BIOS for events once a second, with interrupts off for the"
+          + " BIOS's time (assumed 500 us). Off by default.")
+  boolean apm;
+
+  @Option(names = "--smi", defaultValue = "off", paramLabel = "PERIOD:LENGTH",
+      description = "The firmware raises an SMI every PERIOD that keeps every CPU in System Management Mode for"
+          + " LENGTH, e.g. 1s:200us (both assumptions of yours). Default: ${DEFAULT-VALUE}.")
+  String smi;
+
   @Option(names = "--debug-checks",
       description = "Run with kernel-core's debug checks and event ring on; a kernel bug is printed"
           + " like an oops (exit status 3).")
@@ -58,6 +82,8 @@ final class CommonOptions {
   String replay(String command, String configOption) {
     return "./kernel-lab " + command + " --workload " + workload + " " + configOption + " --scheduler " + scheduler
         + " --cpus " + cpus + " --hz " + hz + " --duration " + duration + " --seed " + seed
+        + " " + IdeSettings.fromFlags(ideDma, ideUnmaskIrq, ideMultcount).options()
+        + Firmware.fromOptions(apm, smi).options()
         + (debugChecks ? " --debug-checks" : "");
   }
 
@@ -67,7 +93,8 @@ final class CommonOptions {
    */
   Experiment experiment(String configOption, String config) {
     Experiment.option(configOption, () -> KernelBuilder.configurationPatches(config));
+    IdeSettings ide = IdeSettings.fromFlags(ideDma, ideUnmaskIrq, ideMultcount);
     return new Experiment(workload, config, scheduler, cpus, hz, Durations.parseOption("--duration", duration), seed,
-        debugChecks);
+        debugChecks, ide, Firmware.fromOptions(apm, smi));
   }
 }

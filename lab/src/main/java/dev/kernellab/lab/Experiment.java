@@ -23,10 +23,12 @@ import java.util.function.Supplier;
  * @param durationNs simulated time
  * @param seed the run's seed
  * @param debugChecks whether kernel-core's debug checks (and the event ring) are on
+ * @param ide the IDE disk's interface settings
+ * @param firmware APM and SMI, off by default
  */
 public record Experiment(
     String workload, String config, String scheduler, int cpus, int hz, long durationNs, long seed,
-    boolean debugChecks) {
+    boolean debugChecks, IdeSettings ide, Firmware firmware) {
 
   /** Validates every field against what exists. */
   public Experiment {
@@ -40,6 +42,15 @@ public record Experiment(
     if (durationNs <= 0) {
       throw new IllegalArgumentException("--duration must be positive");
     }
+    java.util.Objects.requireNonNull(ide, "ide");
+    java.util.Objects.requireNonNull(firmware, "firmware");
+  }
+
+  /** The 8-argument form: the default machine's IDE settings. */
+  public Experiment(
+      String workload, String config, String scheduler, int cpus, int hz, long durationNs, long seed,
+      boolean debugChecks) {
+    this(workload, config, scheduler, cpus, hz, durationNs, seed, debugChecks, IdeSettings.DEFAULT, Firmware.NONE);
   }
 
   /**
@@ -72,16 +83,16 @@ public record Experiment(
 
   /** The same run under another configuration. */
   public Experiment withConfig(String c) {
-    return new Experiment(workload, c, scheduler, cpus, hz, durationNs, seed, debugChecks);
+    return new Experiment(workload, c, scheduler, cpus, hz, durationNs, seed, debugChecks, ide, firmware);
   }
 
   /** The same run for another simulated time. */
   public Experiment withDuration(long ns) {
-    return new Experiment(workload, config, scheduler, cpus, hz, ns, seed, debugChecks);
+    return new Experiment(workload, config, scheduler, cpus, hz, ns, seed, debugChecks, ide, firmware);
   }
 
   /** The same run from another seed. */
   public Experiment withSeed(long s) {
-    return new Experiment(workload, config, scheduler, cpus, hz, durationNs, s, debugChecks);
+    return new Experiment(workload, config, scheduler, cpus, hz, durationNs, s, debugChecks, ide, firmware);
   }
 }

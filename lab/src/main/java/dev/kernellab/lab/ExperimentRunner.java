@@ -29,12 +29,15 @@ final class ExperimentRunner {
   static Composed compose(Experiment e, Tracer extra) {
     Kernel24Paths paths = Kernel24Paths.withDefaults();
     KernelBuilder b =
-        new KernelBuilder(MachineSpec.uniprocessor().withCpus(e.cpus()), e.seed())
+        new KernelBuilder(machine(e), e.seed())
             .scheduler(SchedulerProvider.create(e.scheduler()))
             .hz(e.hz())
             .debugChecks(e.debugChecks() ? DebugChecks.all() : DebugChecks.none());
     paths.install(b);
     paths.installDaemons(b);
+    if (e.firmware().apm()) {
+      b.task(paths.apm().kapmd());
+    }
     b.configuration(e.config());
     Workload.Run run = Workloads.create(e.workload()).install(paths, b);
     LatencyAnatomy anatomy = LatencyAnatomy.attach(b, run);
@@ -44,6 +47,12 @@ final class ExperimentRunner {
     Kernel k = b.build();
     run.start(k);
     return new Composed(k, run, anatomy);
+  }
+
+  /** The machine of {@code e}: the default 2002 desktop with its CPUs and IDE settings. */
+  static MachineSpec machine(Experiment e) {
+    MachineSpec m = MachineSpec.uniprocessor().withCpus(e.cpus());
+    return m.withDisk(e.ide().apply(m.disk())).withSmi(e.firmware().smi());
   }
 
   /**

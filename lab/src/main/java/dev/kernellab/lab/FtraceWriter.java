@@ -215,21 +215,22 @@ final class FtraceWriter implements Tracer {
   @Override
   public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) {
     if (in(now)) {
-      line(now, cpu, "lock_acquire", lock.name() + (spunNs > 0 ? " spun=" + spunNs / 1_000 + "us" : ""));
+      line(now, cpu, "lock_acquire", lock.name() + " caller=" + caller(path)
+          + (spunNs > 0 ? " spun=" + spunNs / 1_000 + "us" : ""));
     }
   }
 
   @Override
   public void lockContend(long now, int cpu, SpinLock lock, KernelPath path) {
     if (in(now)) {
-      line(now, cpu, "lock_contended", lock.name());
+      line(now, cpu, "lock_contended", lock.name() + " caller=" + caller(path));
     }
   }
 
   @Override
   public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) {
     if (in(now)) {
-      line(now, cpu, "lock_release", lock.name() + " held=" + heldNs / 1_000 + "us");
+      line(now, cpu, "lock_release", lock.name() + " caller=" + caller(path) + " held=" + heldNs / 1_000 + "us");
     }
   }
 

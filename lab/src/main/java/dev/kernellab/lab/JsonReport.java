@@ -33,6 +33,11 @@ final class JsonReport {
     m.put("scheduler", base.scheduler());
     m.put("cpus", base.cpus());
     m.put("hz", base.hz());
+    m.put("ide_dma", base.ide().dma());
+    m.put("ide_unmaskirq", base.ide().unmaskIrq());
+    m.put("ide_multcount", base.ide().multcount());
+    m.put("apm", base.firmware().apm());
+    base.firmware().smi().ifPresent(s -> m.put("smi", s.periodNs() + "ns:" + s.lengthNs() + "ns"));
     return m;
   }
 

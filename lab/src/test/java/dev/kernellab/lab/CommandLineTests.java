@@ -123,6 +123,14 @@ class CommandLineTests {
           + " without patches, not a patch to join with '+'"},
       {"bench --workloads bogus", "kernel-lab: --workloads: unknown workload 'bogus'; known: stress, latencytest,"
           + " dbench, kbuild, idle, cyclictest"},
+      {"compare --ide-multcount 3", "kernel-lab: --ide-multcount: multcount must be 0 (off) or a power of two up to"
+          + " 16 (the drive's MaxMultSect), got 3"},
+      {"run --ide-dma 2", "kernel-lab: --ide-dma: must be 0 (off) or 1 (on), as hdparm takes it; got 2"},
+      {"explain --ide-unmaskirq -1", "kernel-lab: --ide-unmaskirq: must be 0 (off) or 1 (on), as hdparm takes it;"
+          + " got -1"},
+      {"trace --smi 1s", "kernel-lab: --smi: '1s' is not off or PERIOD:LENGTH, e.g. 1s:200us"},
+      {"sweep --smi 10ms:10ms", "kernel-lab: --smi: an SMI needs 0 < length < period, got period 10000000 ns,"
+          + " length 10000000 ns"},
     };
     for (String[] c : cases) {
       Outcome o = run(c[0].split(" "));

@@ -85,14 +85,16 @@ public final class Block {
         "100 ns/request scanned, 1 us/bh (assumptions); nr_requests 128 (2.4.17)");
   }
 
-  /** The IDE interrupt handler of kernel-core, as a row: its length is the PIO copy. */
+  /** The IDE interrupt handler of kernel-core, as a row: its length is per buffer head or PIO block. */
   public static CatalogEntry ideIntrEntry(KernelPath listingOnly) {
-    // A 64 KiB PIO transfer at ATA PIO mode 4's 16.6 MB/s (hw-model DiskSpec) is 3.9 ms of
-    // CPU copy, interrupts off unless hdparm -u1 unmasks them.
+    // DMA: a request of 31 buffer heads ends in one interrupt, 4 DRAM misses (175 ns) a
+    // b_end_io = 21.7 us plus 11 IDE register accesses (ide_dma_end, status, start of the next)
+    // at 0.6 us. PIO: one DRQ block an interrupt, 16 sectors at multcount 16 = 493 us at ATA PIO
+    // mode 4's 16.6 MB/s (hw-model DiskSpec), interrupts off unless hdparm -u1.
     return new CatalogEntry(
-        "ide_intr (kernel-core)", listingOnly, List.of("irqs off unless hdparm -u1"),
-        0, 3_947_000,
-        "PIO without DMA: 128 sectors copied in the handler (DMA: no copy)",
-        "ATA PIO mode 4 16.6 MB/s (DiskSpec); docs/hardware-and-costs.md, cli/sti and IDE disk");
+        "ide_intr (kernel-core)", listingOnly, List.of("io_request_lock (irqs off unless hdparm -u1)"),
+        29_500, 493_500,
+        "DMA: 31 buffer heads of a 248-sector request; PIO: a 16-sector DRQ block (multcount 16)",
+        "4 DRAM misses a b_end_io (code, lmbench 175 ns); ATA PIO mode 4 16.6 MB/s; docs/hardware-and-costs.md, IDE");
   }
 }

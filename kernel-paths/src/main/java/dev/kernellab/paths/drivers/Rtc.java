@@ -38,8 +38,14 @@ public final class Rtc {
 
   /** RTC_IRQ: the MC146818's ISA line 8. */
   public static final int IRQ = 8;
-  /** CMOS_READ(RTC_INTR_FLAGS): an index write and a data read, two ISA accesses. */
-  public static final long CMOS_READ_NS = 2 * ISA_PORT_NS;
+  /**
+   * CMOS_READ(RTC_INTR_FLAGS) is {@code outb_p(addr, 0x70); inb_p(0x71)} (include/asm-i386/
+   * mc146818rtc.h), and each {@code _p} adds {@code outb %al, $0x80} (include/asm-i386/io.h
+   * __SLOW_DOWN_IO): four ISA accesses, CostTable.isaPortNs each.
+   */
+  public static final int CMOS_READ_PORTS = 4;
+  /** {@link #CMOS_READ_PORTS} at the default machine's ISA access. */
+  public static final long CMOS_READ_NS = CMOS_READ_PORTS * ISA_PORT_NS;
   /** put_user of the count and the read's own bookkeeping: assumption, 200 ns. */
   public static final long READ_TAIL_NS = 200;
 
@@ -61,7 +67,8 @@ public final class Rtc {
     rtcInterrupt =
         KernelPath.path("drivers/char/rtc.c", "rtc_interrupt")
             .spinLock(l.rtcLock)
-            .compute(CMOS_READ_NS)
+            .compute("CMOS_READ(RTC_INTR_FLAGS): outb_p(0x70), inb_p(0x71)",
+                c -> CMOS_READ_PORTS * c.kernel().costs().isaPortNs())
             .effect("rtc_irq_data += 0x100; CMOS_READ(RTC_INTR_FLAGS)", c -> {
               c.machine().rtc().readRegisterC();
               if (rtcIrqData == 0) {
@@ -118,7 +125,7 @@ public final class Rtc {
         new CatalogEntry(
             "rtc_interrupt", rtcInterrupt, List.of("irqs off (SA_INTERRUPT)", "rtc_lock"),
             CMOS_READ_NS, CMOS_READ_NS, "none: fixed",
-            "two ISA port accesses at ~0.75 us (recalled; docs/hardware-and-costs.md, PIT)"),
+            "CMOS_READ: 4 ISA accesses (outb_p, inb_p) at 0.75 us (docs/hardware-and-costs.md, Port I/O)"),
         new CatalogEntry(
             "rtc_read", read, List.of("rtc_lock (irq)"), READ_TAIL_NS, READ_TAIL_NS,
             "none: fixed (the sleep is not CPU time)", "assumption"));
