@@ -214,7 +214,7 @@ class AnatomyScenarioTests {
     KernelPath bh = KernelPath.path("scenario/bh.c", "K").localBhDisable().compute(4 * MS).localBhEnable().build();
     assertThat(worst(bh, true).culprit()).isInstanceOf(Cause.BottomHalvesOff.class);
     SpinLock bkl = SpinLock.bigKernelLock();
-    KernelPath big = KernelPath.path("scenario/bkl.c", "K").spinLock(bkl).compute(4 * MS).spinUnlock(bkl).build();
+    KernelPath big = KernelPath.path("scenario/bkl.c", "K").lockKernel(bkl).compute(4 * MS).unlockKernel(bkl).build();
     assertThat(worst(big, true).culprit()).isInstanceOfSatisfying(Cause.BigKernelLockHeld.class, c ->
         assertThat(c.lock()).isSameAs(bkl));
   }
