@@ -31,7 +31,8 @@ class AnatomyScenarioTests {
 
   private static final long MS = 1_000_000;
   private static final long DRIVER =
-      dev.kernellab.paths.drivers.Rtc.CMOS_READ_NS + dev.kernellab.paths.drivers.Rtc.READ_TAIL_NS;
+      dev.kernellab.paths.drivers.Rtc.CMOS_READ_NS + dev.kernellab.paths.drivers.Rtc.MOD_TIMER_NS
+          + dev.kernellab.paths.drivers.Rtc.READ_TAIL_NS;
 
   /** The worst sample when B runs the system call {@code k}, with the preempt patch or not. */
   static SampleAnatomy worst(KernelPath k, boolean preempt) {
