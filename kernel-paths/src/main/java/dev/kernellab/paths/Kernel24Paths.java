@@ -19,6 +19,7 @@ import dev.kernellab.paths.kernel.Fork;
 import dev.kernellab.paths.kernel.Timer;
 import dev.kernellab.paths.mm.Filemap;
 import dev.kernellab.paths.mm.Memory;
+import dev.kernellab.paths.mm.Slab;
 import dev.kernellab.paths.mm.Swapfile;
 import dev.kernellab.paths.mm.Vmscan;
 import dev.kernellab.paths.net.Net;
@@ -67,6 +68,7 @@ public final class Kernel24Paths {
   private final PathParams params;
   private final Locks locks = new Locks();
   private final PageCache pageCache = new PageCache();
+  private final Slab slab = new Slab();
   private final Block block;
   private final Buffer buffer;
   private final Dcache dcache;
@@ -89,9 +91,9 @@ public final class Kernel24Paths {
     this.params = params;
     block = new Block(locks);
     buffer = new Buffer(locks, params, block, pageCache);
-    dcache = new Dcache(locks, params);
-    inode = new Inode(locks, params);
-    vmscan = new Vmscan(locks, params, dcache.pruneDcache, inode.pruneIcache);
+    dcache = new Dcache(locks, params, slab);
+    inode = new Inode(locks, params, slab);
+    vmscan = new Vmscan(locks, params, dcache.pruneDcache, inode.pruneIcache, slab);
     swapfile = new Swapfile(locks);
     memory = new Memory(locks, params, vmscan.allocWakeup);
     filemap = new Filemap(locks, params, pageCache, vmscan.allocWakeup, buffer.balanceDirty);
@@ -171,6 +173,7 @@ public final class Kernel24Paths {
     out.addAll(memory.entries());
     out.addAll(filemap.entries());
     out.addAll(vmscan.entries());
+    out.addAll(slab.entries());
     out.addAll(swapfile.entries());
     out.addAll(buffer.entries());
     out.addAll(dcache.entries());
@@ -225,6 +228,11 @@ public final class Kernel24Paths {
   /** mm/vmscan.c. */
   public Vmscan vmscan() {
     return vmscan;
+  }
+
+  /** mm/slab.c. */
+  public Slab slab() {
+    return slab;
   }
 
   /** mm/swapfile.c. */
