@@ -102,7 +102,7 @@ public final class Kernel24Paths {
     syscalls = new Syscalls(locks);
     rtc = new Rtc(locks);
     console = new Console(locks, params);
-    net = new Net();
+    net = new Net(slab);
     List<CatalogEntry> mm = memory.entries();
     exit = new Exit(locks, params, memory.exitMmap, mm.get(1));
     fork = new Fork(locks, memory.dupMmap, mm.get(2));
