@@ -130,7 +130,7 @@ public final class Slab {
       } else {
         what = n > 0
             ? String.format(Locale.ROOT, "kmem_cache_reap: %,d free slabs counted, interrupts off", n)
-            : "kmem_cache_reap: a cache's free slabs counted, interrupts off";
+            : "kmem_cache_reap: the scan of the slab caches";
       }
       return String.format(Locale.ROOT, "%s (on %s, %.1f us)", what, h.task(), h.ns() / 1000.0);
     }
