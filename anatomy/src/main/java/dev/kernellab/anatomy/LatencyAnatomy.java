@@ -348,6 +348,14 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
           ledger[i].add(s, now - s.from, loopIterations);
         }
       }
+    } else if (loopIterations > 0) {
+      // a loop whose body ends in an operation that takes no time (a spin_lock_irq, an effect)
+      // ends in a stretch of no length: its count still goes to the slot its body held
+      for (int i = 0; i < probes.length; i++) {
+        if (waitCpu[i] == cpu) {
+          ledger[i].countIterations(s, loopIterations);
+        }
+      }
     }
     s.start(now, kernel.cpu(cpu));
   }

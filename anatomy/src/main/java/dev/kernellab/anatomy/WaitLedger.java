@@ -140,6 +140,17 @@ final class WaitLedger {
     }
   }
 
+  /**
+   * The loop of the path that {@code s} runs ended after {@code loopIterations}, in no time: the
+   * slot of its (task, path, context), if one has held the CPU, keeps the count.
+   */
+  void countIterations(Stretch s, long loopIterations) {
+    int i = find(s);
+    if (i < slots) {
+      iterations[i] = Math.max(iterations[i], loopIterations);
+    }
+  }
+
   private int find(Stretch s) {
     if (lastSlot < slots && matches(lastSlot, s)) {
       return lastSlot;

@@ -391,6 +391,19 @@ public final class KernelPath {
     }
 
     /**
+     * A kernel loop at {@code site} that tests {@code condition} before every iteration and runs
+     * at most {@code max} iterations (worked out on entry): the kernel's
+     * {@code for (;;) { if (!cond) break; ... }} over a list that its own body may lengthen, as
+     * {@code net_rx_action} drains a backlog its packets refill, or {@code run_timer_list} runs
+     * the timers expired now.
+     */
+    public Builder loopWhile(Site site, Count max, Guard condition, Consumer<Builder> body) {
+      Site s = own(site);
+      return kernelOnly("loop " + site.key(),
+          new FlowOps.Loop(s, max, Objects.requireNonNull(condition, "condition"), body(s, body)));
+    }
+
+    /**
      * A loop of a user program labelled {@code label} (its site is
      * {@code user:program:program#label}), iterations drawn from {@code count}. Kernel code
      * loops at a {@link Site} constant instead: a user program is not kernel code a patch may

@@ -8,7 +8,7 @@ import dev.kernellab.hw.Vectors;
 /**
  * Time in the kernel: the PIT's timer interrupt and {@code do_timer()} ({@code jiffies}), the
  * per-CPU local APIC timer of an SMP machine, {@code update_process_times()} (the scheduler's
- * tick), and the timer list run from the timer bottom half.
+ * tick), and the timer list, run from the timer bottom half ({@link TimerBh}).
  */
 final class TimerInterrupts {
 
@@ -59,12 +59,8 @@ final class TimerInterrupts {
     KernelPath ack = KernelPath.path("arch/i386/kernel/smp.c", "smp_reschedule_interrupt").build();
     k.setIrqAction(Vectors.RESCHEDULE_VECTOR, new Kernel.IrqAction("reschedule", ack, true));
     k.setIrqAction(Vectors.CALL_FUNCTION_VECTOR, new Kernel.IrqAction("call-function", ack, true));
-    KernelPath runTimers =
-        KernelPath.path("kernel/timer.c", "run_timer_list")
-            .effect("run_timer_list()", c -> timers.runExpired(c, jiffies))
-            .build();
     if (k.softirqHandler(Softirq.HI.ordinal()) == null) {
-      k.setSoftirqHandler(Softirq.HI, runTimers);
+      k.setSoftirqHandler(Softirq.HI, new TimerBh(k, timers, hz).timerBh);
     }
   }
 

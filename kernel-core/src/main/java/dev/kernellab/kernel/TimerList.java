@@ -36,10 +36,18 @@ final class TimerList {
     byEntry.remove(timer.entry);
   }
 
-  /** {@code run_timer_list}: runs, in order, every timer whose expiry is {@code <= jiffies}. */
+  /** True if a timer's expiry is {@code <= jiffies}: run_timer_list's list is not empty. */
+  boolean hasExpired(long jiffies) {
+    return !queue.isEmpty() && queue.peekTime() <= jiffies;
+  }
+
+  /**
+   * One turn of {@code run_timer_list}: detaches the first expired timer and runs its function;
+   * nothing if none has expired (another CPU took it).
+   */
   @Models(file = "kernel/timer.c", function = "run_timer_list", version = "2.4.17")
-  void runExpired(KernelCpu c, long jiffies) {
-    while (!queue.isEmpty() && queue.peekTime() <= jiffies) {
+  void runOneExpired(KernelCpu c, long jiffies) {
+    if (hasExpired(jiffies)) {
       byEntry.get(queue.poll()).function.run(c);
     }
   }

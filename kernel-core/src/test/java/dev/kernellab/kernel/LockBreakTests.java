@@ -127,6 +127,7 @@ class LockBreakTests {
     Tracer locks = new Tracer() {
       @Override
       public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) {
+        // the walk's locks only: the timer bottom half takes timerlist_lock on every tick
         if (lock == outer || lock == inner) {
           trace.add("+" + lock + "@" + now / US);
         }

@@ -20,6 +20,7 @@ import dev.kernellab.paths.kernel.Fork;
 import dev.kernellab.paths.kernel.Timer;
 import dev.kernellab.paths.mm.Filemap;
 import dev.kernellab.paths.mm.Memory;
+import dev.kernellab.paths.mm.Slab;
 import dev.kernellab.paths.mm.Swapfile;
 import dev.kernellab.paths.mm.Vmscan;
 import dev.kernellab.paths.net.Net;
@@ -68,6 +69,7 @@ public final class Kernel24Paths {
   private final PathParams params;
   private final Locks locks = new Locks();
   private final PageCache pageCache = new PageCache();
+  private final Slab slab = new Slab();
   private final Block block;
   private final Buffer buffer;
   private final Dcache dcache;
@@ -91,9 +93,9 @@ public final class Kernel24Paths {
     this.params = params;
     block = new Block(locks);
     buffer = new Buffer(locks, params, block, pageCache);
-    dcache = new Dcache(locks, params);
-    inode = new Inode(locks, params);
-    vmscan = new Vmscan(locks, params, dcache.pruneDcache, inode.pruneIcache);
+    dcache = new Dcache(locks, params, slab);
+    inode = new Inode(locks, params, slab);
+    vmscan = new Vmscan(locks, params, dcache.pruneDcache, inode.pruneIcache, slab);
     swapfile = new Swapfile(locks);
     memory = new Memory(locks, params, vmscan.allocWakeup);
     filemap = new Filemap(locks, params, pageCache, vmscan.allocWakeup, buffer.balanceDirty);
@@ -102,7 +104,7 @@ public final class Kernel24Paths {
     syscalls = new Syscalls(locks);
     rtc = new Rtc(locks);
     console = new Console(locks, params);
-    net = new Net();
+    net = new Net(slab);
     List<CatalogEntry> mm = memory.entries();
     exit = new Exit(locks, params, memory.exitMmap, mm.get(1));
     fork = new Fork(locks, memory.dupMmap, mm.get(2));
@@ -174,6 +176,7 @@ public final class Kernel24Paths {
     out.addAll(memory.entries());
     out.addAll(filemap.entries());
     out.addAll(vmscan.entries());
+    out.addAll(slab.entries());
     out.addAll(swapfile.entries());
     out.addAll(buffer.entries());
     out.addAll(dcache.entries());
@@ -229,6 +232,11 @@ public final class Kernel24Paths {
   /** mm/vmscan.c. */
   public Vmscan vmscan() {
     return vmscan;
+  }
+
+  /** mm/slab.c. */
+  public Slab slab() {
+    return slab;
   }
 
   /** mm/swapfile.c. */

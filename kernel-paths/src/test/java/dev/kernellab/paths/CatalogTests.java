@@ -19,6 +19,7 @@ import dev.kernellab.paths.kernel.Timer;
 import dev.kernellab.paths.mm.Filemap;
 import dev.kernellab.paths.mm.Memory;
 import dev.kernellab.paths.mm.Swapfile;
+import dev.kernellab.paths.mm.Slab;
 import dev.kernellab.paths.mm.Vmscan;
 import dev.kernellab.paths.net.Net;
 import java.io.IOException;
@@ -70,7 +71,7 @@ class CatalogTests {
     for (Class<?> c : List.of(
         Block.class, Console.class, Rtc.class, Buffer.class, Dcache.class, Inode.class, Pipe.class,
         Proc.class, Super.class, Syscalls.class, Exit.class, Fork.class, Timer.class, Filemap.class,
-        Memory.class, Swapfile.class, Vmscan.class, Net.class, dev.kernellab.paths.arch.Apm.class)) {
+        Memory.class, Swapfile.class, Vmscan.class, Slab.class, Net.class, dev.kernellab.paths.arch.Apm.class)) {
       for (Field f : c.getDeclaredFields()) {
         if (f.getType() == Site.class && Modifier.isStatic(f.getModifiers())) {
           constants.add((Site) f.get(null));

@@ -23,6 +23,7 @@ import dev.kernellab.paths.fs.Proc;
 import dev.kernellab.paths.kernel.Exit;
 import dev.kernellab.paths.mm.Filemap;
 import dev.kernellab.paths.mm.Memory;
+import dev.kernellab.paths.mm.Slab;
 import dev.kernellab.paths.mm.Swapfile;
 import dev.kernellab.paths.mm.Vmscan;
 import dev.kernellab.paths.net.Net;
@@ -74,6 +75,7 @@ import java.util.List;
     version = LowLatencyPatch.VERSION)
 @Models(file = "net/core/iovec.c", function = "memcpy_toiovec",
     version = LowLatencyPatch.VERSION)
+@Models(file = "mm/slab.c", function = "kmem_cache_reap", version = LowLatencyPatch.VERSION)
 public final class LowLatencySites {
 
   private LowLatencySites() {}
@@ -112,6 +114,9 @@ public final class LowLatencySites {
               "swap_map is an array indexed by the loop: nothing to re-find"),
           cs(Swapfile.GET_SWAPAREA_INFO,
               "mm/swapfile.c get_swaparea_info (/proc/swaps): conditional_schedule per used slot"),
+          cs(Slab.REAP_FREE, "mm/slab.c kmem_cache_reap: conditional_schedule after each"
+              + " kmem_slab_destroy, cachep->spinlock dropped; the count of slabs_free before it"
+              + " keeps interrupts off with no reschedule point"),
           cs(Buffer.FULL_BATCH,
               "fs/buffer.c write_some_buffers: conditional_schedule after each full NRSYNC batch,"
                   + " lru_list_lock released, for every caller: bdflush's, kupdate's and sync's"
@@ -176,7 +181,6 @@ public final class LowLatencySites {
               + " __find_lock_page_helper, filemap_sync_pte_range: not in the catalog",
           "mm/memory.c get_user_pages, zeromap_pte_range: not in the catalog",
           "mm/vmscan.c swap_out_pgd/swap_out_vma bail-outs per pmd/pgd: swap_out_pmd's site stands for them",
-          "mm/slab.c kmem_cache_reap: not in the catalog",
           "mm/mremap.c, drivers/char/mem.c read_zero_pagealigned: zap_page_range without the"
               + " chunking flag (no reschedule point)",
           "fs/proc/generic.c proc_file_read: per PROC_BLOCK_SIZE chunk; the catalog's /proc"

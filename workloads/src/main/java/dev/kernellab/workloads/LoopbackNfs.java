@@ -20,12 +20,12 @@ import java.util.List;
  * read and write), and reply.
  *
  * <p>Models fs/nfs/read.c and write.c (the client's synchronous RPCs), net/sunrpc (the
- * transport: one loopback segment each way, through the catalog's loopback paths and NET_RX
- * softirq), and fs/nfsd (the server threads), 2.4.17. Simplifications said out loud: the
- * client caches nothing (every read goes to the server: the kernel tree's files are opened
- * fresh by each compile, and 2.4's attribute cache revalidates them), the transport is the
- * catalog's TCP loopback path standing for UDP, and replies are matched to callers by a queue
- * of caller numbers instead of XIDs.
+ * transport: one UDP datagram each way over lo, through the catalog's loopback paths and NET_RX
+ * softirq, where the client's udp_data_ready copies each reply into the request's pages), and
+ * fs/nfsd (the server threads, which read a request in place, svc_udp_recvfrom), 2.4.17.
+ * Simplifications said out loud: the client caches nothing (every read goes to the server: the
+ * kernel tree's files are opened fresh by each compile, and 2.4's attribute cache revalidates
+ * them), and replies are matched to callers by a queue of caller numbers instead of XIDs.
  */
 final class LoopbackNfs {
 
@@ -35,6 +35,12 @@ final class LoopbackNfs {
   static final long RSIZE = 8_192;
   /** XDR encoding and the RPC header on either side: assumption, 15 us. */
   static final long RPC_MARSHAL_NS = 15_000;
+  /**
+   * Bytes of a datagram besides the data: the RPC header with AUTH_UNIX credentials and the
+   * NFS arguments or attributes (a file handle of 32 bytes, offset and count, or a fattr of 68):
+   * assumption, 128.
+   */
+  static final long RPC_HEADER_BYTES = 128;
 
   /** nfsd's main loop: svc_recv() a request, then serve it. */
   static final Site SVC_RECV = new Site("fs/nfsd/nfssvc.c", "nfsd", "svc_recv");
@@ -44,8 +50,8 @@ final class LoopbackNfs {
   static final Site WRITE_RPC = new Site("fs/nfs/file.c", "nfs_file_write", "rpc");
 
   private final Kernel24Paths paths;
-  private final Net.Connection requests;
-  private final List<Net.Connection> replies = new ArrayList<>();
+  private final Net.Datagram requests;
+  private final List<Net.Datagram> replies = new ArrayList<>();
   private final FileIo[] serverIo; // per caller: the chunk the nfsd serves next
   private final long[] end; // per caller: one past the last byte of the call
   private final boolean[] writing; // per caller: the call is a write
@@ -56,13 +62,13 @@ final class LoopbackNfs {
 
   LoopbackNfs(Kernel24Paths paths, int callers) {
     this.paths = paths;
-    this.requests = paths.net().newConnection("nfs requests");
+    this.requests = paths.net().newDatagram("nfsd", false);
     this.queue = new int[callers];
     this.serverIo = new FileIo[callers];
     this.end = new long[callers];
     this.writing = new boolean[callers];
     for (int i = 0; i < callers; i++) {
-      replies.add(paths.net().newConnection("nfs reply " + i));
+      replies.add(paths.net().newDatagram("NFS client " + i, true));
       serverIo[i] = new FileIo();
     }
   }
@@ -92,7 +98,7 @@ final class LoopbackNfs {
               .callIfElse("the call is a write", c -> writing[caller],
                   paths.filemap().sysWrite, paths.filemap().sysRead)
               .compute(RPC_MARSHAL_NS)
-              .call(replies.get(caller).send)
+              .call(replies.get(caller).send(c -> replyBytes(caller)))
               .build();
       serve.callIf("caller " + i, c -> serving[0] == caller, op);
     }
@@ -104,6 +110,16 @@ final class LoopbackNfs {
             .effect("svc_process(): the caller of the oldest request", c -> serving[0] = take())
             .call(dispatch))
         .build();
+  }
+
+  /** A call's datagram: the header, and the data of a write. */
+  private long requestBytes(int caller) {
+    return RPC_HEADER_BYTES + (writing[caller] ? serverIo[caller].bytes() : 0);
+  }
+
+  /** A reply's datagram: the header, and the data of a read. */
+  private long replyBytes(int caller) {
+    return RPC_HEADER_BYTES + (writing[caller] ? 0 : serverIo[caller].bytes());
   }
 
   private int take() {
@@ -132,7 +148,7 @@ final class LoopbackNfs {
               queue[(queueHead + queueSize) % queue.length] = caller;
               queueSize++;
             })
-            .call(requests.send)
+            .call(requests.send(c -> requestBytes(caller)))
             .call(replies.get(caller).recv)
             .build();
     return KernelPath.path("fs/nfs/file.c", write ? "nfs_file_write" : "nfs_file_read")

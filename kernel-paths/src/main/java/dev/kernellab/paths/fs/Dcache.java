@@ -11,6 +11,7 @@ import dev.kernellab.paths.CatalogEntry;
 import dev.kernellab.paths.Locks;
 import dev.kernellab.paths.PathParams;
 import dev.kernellab.paths.Quantiles;
+import dev.kernellab.paths.mm.Slab;
 import java.util.List;
 
 /**
@@ -50,10 +51,12 @@ public final class Dcache {
   public final KernelPath shrinkDcacheParent;
 
   private final PathParams params;
+  private final Slab slab;
 
-  /** Builds the paths for one kernel. */
-  public Dcache(Locks l, PathParams params) {
+  /** Builds the paths for one kernel; the dentries it frees go back to {@code slab}. */
+  public Dcache(Locks l, PathParams params, Slab slab) {
     this.params = params;
+    this.slab = slab;
     pruneDcache = prune(l, params.pruneDentries());
     shrinkDcacheParent =
         KernelPath.path("fs/dcache.c", "shrink_dcache_parent")
@@ -67,13 +70,14 @@ public final class Dcache {
   }
 
   @Models(file = "fs/dcache.c", function = "prune_dcache", version = "2.4.17")
-  private static KernelPath prune(Locks l, Distribution count) {
+  private KernelPath prune(Locks l, Distribution count) {
     return KernelPath.path("fs/dcache.c", "prune_dcache")
         .spinLock(l.dcacheLock)
         .loop(PRUNE_DCACHE, count, d -> d
             .compute(PRUNE_LOCKED_NS)
             .spinUnlock(l.dcacheLock)
             .compute(DENTRY_IPUT_NS)
+            .effect("d_free(): kmem_cache_free(dentry_cache)", c -> slab.free(Slab.DENTRY_CACHE, 1))
             .spinLock(l.dcacheLock))
         .spinUnlock(l.dcacheLock)
         .build();

@@ -10,6 +10,7 @@ import dev.kernellab.paths.CatalogEntry;
 import dev.kernellab.paths.Locks;
 import dev.kernellab.paths.PathParams;
 import dev.kernellab.paths.Quantiles;
+import dev.kernellab.paths.mm.Slab;
 import java.util.List;
 
 /**
@@ -52,13 +53,14 @@ public final class Inode {
 
   private final PathParams params;
 
-  /** Builds the paths for one kernel. */
-  public Inode(Locks l, PathParams params) {
+  /** Builds the paths for one kernel; the inodes it frees go back to {@code slab}. */
+  public Inode(Locks l, PathParams params, Slab slab) {
     this.params = params;
     Distribution freed = params.pruneInodes();
     KernelPath dispose =
         KernelPath.path("fs/inode.c", "dispose_list")
-            .loop(DISPOSE_LIST, freed, i -> i.compute(DISPOSE_NS))
+            .loop(DISPOSE_LIST, freed, i -> i.compute(DISPOSE_NS)
+                .effect("destroy_inode(): kmem_cache_free(inode_cachep)", c -> slab.free(Slab.INODE_CACHE, 1)))
             .build();
     pruneIcache =
         KernelPath.path("fs/inode.c", "prune_icache")

@@ -36,7 +36,8 @@ public final class Vmscan {
    *
    * kswapd sleeps on kswapd_wait until an allocation finds a zone below pages_low. It then
    * balances each zone (kswapd_balance_pgdat, with a vanilla need_resched test after each
-   * zone), each by shrink_caches: shrink_cache scans the inactive list with pagemap_lru_lock
+   * zone), each by shrink_caches: kmem_cache_reap scans the slab caches with interrupts off
+   * (Slab), then shrink_cache scans the inactive list with pagemap_lru_lock
    * held but tests need_resched on every iteration and, if set, drops the lock and schedules
    * (vanilla 2.4.17); then the dcache and icache are pruned (fs/dcache.c, fs/inode.c: no
    * vanilla point); then swap_out visits mms (vanilla need_resched test per mm, no lock held)
@@ -86,9 +87,20 @@ public final class Vmscan {
   public final KernelPath swapOut;
 
   private final PathParams params;
+  private long pagesLooked; // by shrink_cache, for the buffer heads its frees release
 
-  /** Builds the paths for one kernel, pruning with the given dcache and icache paths. */
-  public Vmscan(Locks l, PathParams params, KernelPath pruneDcache, KernelPath pruneIcache) {
+  /**
+   * Pages shrink_cache looks at per buffer head it frees: a page it frees that has buffers
+   * (try_to_release_page) frees one per 4 KiB block, and most pages looked at are referenced,
+   * mapped or locked and stay. Assumption: 1 in 4.
+   */
+  public static final long PAGES_PER_BUFFER_HEAD_FREED = 4;
+
+  /**
+   * Builds the paths for one kernel, pruning with the given dcache and icache paths and reaping
+   * {@code slab}'s caches.
+   */
+  public Vmscan(Locks l, PathParams params, KernelPath pruneDcache, KernelPath pruneIcache, Slab slab) {
     this.params = params;
     allocWakeup =
         KernelPath.path("mm/page_alloc.c", "__alloc_pages")
@@ -99,7 +111,12 @@ public final class Vmscan {
             .spinLock(l.pagemapLruLock)
             .loop(SHRINK_CACHE, params.shrinkCacheScan(), p -> p
                 .condReschedLock(l.pagemapLruLock, 0)
-                .compute(SHRINK_PAGE_NS))
+                .compute(SHRINK_PAGE_NS)
+                .effect("try_to_release_page(): free the page's buffer heads", c -> {
+                  if (++pagesLooked % PAGES_PER_BUFFER_HEAD_FREED == 0) {
+                    slab.free(Slab.BUFFER_HEAD, 1);
+                  }
+                }))
             .spinUnlock(l.pagemapLruLock)
             .build();
     KernelPath swapOutPmd =
@@ -114,6 +131,9 @@ public final class Vmscan {
             .build();
     KernelPath shrinkCaches =
         KernelPath.path("mm/vmscan.c", "shrink_caches")
+            // nr_pages -= kmem_cache_reap(gfp_mask): the pages it frees are not counted against
+            // the pages wanted here, which the model does not track
+            .call(slab.kmemCacheReap)
             .call(shrinkCache)
             .loop(SHRINK_DCACHE_MEMORY, Chance.of(PRUNE_CHANCE), p -> p.call(pruneDcache).call(pruneIcache))
             .call(swapOut)
