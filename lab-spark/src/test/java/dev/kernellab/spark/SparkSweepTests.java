@@ -161,6 +161,7 @@ class SparkSweepTests {
         "--quiet"));
     assertThat(master.code()).isEqualTo(2);
     assertThat(master.err().lines().filter(l -> l.startsWith("kernel-lab: ")).toList())
-        .containsExactly("kernel-lab: --master nowhere[: Could not parse Master URL: 'nowhere['");
+        .containsExactly("kernel-lab: --master nowhere[: not a Spark master URL (local, local[N], local[*],"
+            + " spark://HOST:PORT, yarn, k8s://URL)");
   }
 }
