@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kernellab.hw.CostTable;
+import dev.kernellab.hw.DiskSpec;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
@@ -120,5 +121,26 @@ class KernelBoundaryBugTests {
     assertThatThrownBy(() -> k.run(10 * MS)).isInstanceOf(KernelBug.class)
         .hasMessageContaining("lock order inversion");
     assertThat(a.contentions() + b.contentions()).isEqualTo(1);
+  }
+
+  @Test
+  void diskIoOfNoSectorsOrPastTheDiskIsABugAndAnOverflowingGeometryIsRefused() {
+    long capacity = DiskSpec.ata7200rpm().capacitySectors();
+    KernelPath none = KernelPath.path("fs/test.c", "none").diskIo(Distribution.fixed(0), Distribution.fixed(0), false).build();
+    assertThatThrownBy(() -> builder(1).task(TaskSpec.user("P", syscalling(none))).build().run(10 * MS))
+        .isInstanceOf(KernelBug.class).hasMessageContaining("disk I/O outside the disk")
+        .hasMessageContaining("0 sectors (Fixed[value=0]) at LBA 0 on a disk of " + capacity + " sectors");
+    KernelPath past = KernelPath.path("fs/test.c", "past").diskIo(c -> capacity, c -> 8, false).build();
+    assertThatThrownBy(() -> builder(1).task(TaskSpec.user("P", syscalling(past))).build().run(10 * MS))
+        .isInstanceOf(KernelBug.class).hasMessageContaining("8 sectors (some) at LBA " + capacity);
+    KernelPath last = KernelPath.path("fs/test.c", "last").diskIo(c -> capacity - 1, c -> 8, false).build();
+    long[] reads = {0};
+    KernelPath reader = KernelPath.userProgram("P")
+        .loop("reads", Long.MAX_VALUE, l -> l.syscall(last).probe((c, t, now) -> reads[0]++)).build();
+    builder(1).task(TaskSpec.user("P", reader)).build().run(100 * MS);
+    assertThat(reads[0]).as("the last sector's read, cut to fit, completes").isPositive();
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> new DiskSpec(Long.MAX_VALUE / 2, 1_000, 7_200, 1, 2, 1, 0, true, 1, false, 0))
+        .withMessageContaining("overflows a sector count");
   }
 }
