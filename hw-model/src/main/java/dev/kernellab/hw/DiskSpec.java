@@ -53,6 +53,12 @@ public record DiskSpec(
     positive("trackToTrackSeekNs", trackToTrackSeekNs);
     positive("mediaBytesPerSecond", mediaBytesPerSecond);
     positive("pioBytesPerSecond", pioBytesPerSecond);
+    try {
+      Math.multiplyExact(cylinders, sectorsPerCylinder);
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("disk geometry " + cylinders + " cylinders x " + sectorsPerCylinder
+          + " sectors overflows a sector count", e);
+    }
     if (fullStrokeSeekNs < trackToTrackSeekNs) {
       throw new IllegalArgumentException(
           "full-stroke seek (" + fullStrokeSeekNs + " ns) is shorter than track-to-track ("
@@ -85,6 +91,11 @@ public record DiskSpec(
           + MAX_MULTSECT + " (the drive's MaxMultSect), got " + multcount);
     }
     return multcount;
+  }
+
+  /** The disk's size in sectors. */
+  public long capacitySectors() {
+    return cylinders * sectorsPerCylinder;
   }
 
   /** Sectors in one DRQ block of PIO: the multcount, or 1 with multiple mode off. */

@@ -67,7 +67,7 @@ public final class IdeDisk {
     if (r.inFlight()) {
       throw new IllegalStateException("request for lba " + r.lba() + " is already queued");
     }
-    long capacity = spec.cylinders() * spec.sectorsPerCylinder();
+    long capacity = spec.capacitySectors();
     if (r.lba() + r.sectors() > capacity) {
       throw new IllegalArgumentException(
           "request beyond the end of the disk: lba " + r.lba() + " + " + r.sectors()

@@ -40,6 +40,8 @@ final class ExecContext {
   private boolean[] irqFlags = new boolean[4];
   int irqFlagsDepth;
   int vector; // HARDIRQ: the vector being handled
+  int heldAtHandler; // HARDIRQ: locks the CPU held when the handler was called
+  int preemptAtHandler; // HARDIRQ: the preempt count the handler was called with
   boolean processContext; // SOFTIRQ: do_softirq() called by a task with nothing held (ksoftirqd)
 
   ExecContext(Task task, Kind kind) {

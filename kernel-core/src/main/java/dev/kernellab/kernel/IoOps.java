@@ -169,9 +169,16 @@ final class IoOps {
       switch (f.phase) {
         case 0 -> {
           IdeDisk disk = c.machine().disk();
-          long capacity = disk.spec().cylinders() * disk.spec().sectorsPerCylinder();
-          int n = (int) Math.max(1, Math.min(sectors.at(c), MAX_CALL_SECTORS));
-          long at = Math.max(0, Math.min(lba.at(c), capacity - n));
+          long capacity = disk.spec().capacitySectors();
+          long want = sectors.at(c);
+          long start = lba.at(c);
+          if (want <= 0 || start < 0 || start >= capacity) {
+            throw k.bug(c, "disk I/O outside the disk", want + " sectors (" + sectorsLabel + ") at LBA "
+                + start + " on a disk of " + capacity + " sectors, in " + ctx.currentPath());
+          }
+          // a call longer than one submit's worth, or running off the end, is cut to fit
+          int n = (int) Math.min(want, MAX_CALL_SECTORS);
+          long at = Math.min(start, capacity - n);
           boolean idle = disk.outstanding() == 0;
           io.outstanding = submit(io, disk, at, n, write);
           f.phase = 1;

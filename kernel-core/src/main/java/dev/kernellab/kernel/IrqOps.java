@@ -277,6 +277,7 @@ final class IrqOps {
         runHandler(k, c, ctx, f, action);
         return;
       }
+      k.checks.checkHandlerReturn(c, ctx, action);
       c.cpu.cli();
       if (k.irqPending[v]) {
         k.irqPending[v] = false;
@@ -290,6 +291,8 @@ final class IrqOps {
     private static void runHandler(
         Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f, Kernel.IrqAction action) {
       f.phase = 1;
+      ctx.heldAtHandler = c.heldCount;
+      ctx.preemptAtHandler = c.current.preemptCount;
       if (!action.saInterrupt()) {
         c.cpu.sti();
       }

@@ -3,6 +3,7 @@ package dev.kernellab.kernel;
 import dev.kernellab.hw.IdeDisk;
 import dev.kernellab.hw.IoApic;
 import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.hw.Pit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -184,8 +185,25 @@ public final class KernelBuilder {
     return this;
   }
 
-  /** {@code request_irq(irq, handler, flags)}: {@code saInterrupt} keeps interrupts off. */
+  /**
+   * {@code request_irq(irq, handler, flags)}: {@code saInterrupt} keeps interrupts off. The
+   * timer's line (0) and the disk's (14) have the kernel's own handlers, which the machine
+   * cannot run without; {@link #ideDriver} gives the disk's a catalog's lock.
+   */
   public KernelBuilder requestIrq(int irq, String name, KernelPath handler, boolean saInterrupt) {
+    if (irq == Pit.IRQ) {
+      throw new IllegalArgumentException("request_irq: IRQ " + irq
+          + " is the timer's (timer_interrupt, the kernel's own handler)");
+    }
+    if (irq == IdeDisk.IRQ) {
+      throw new IllegalArgumentException("request_irq: IRQ " + irq
+          + " is the IDE disk's (ide_intr, the kernel's own handler); ideDriver(lock) gives it a"
+          + " catalog's io_request_lock");
+    }
+    return irqLine(irq, name, handler, saInterrupt);
+  }
+
+  private KernelBuilder irqLine(int irq, String name, KernelPath handler, boolean saInterrupt) {
     checkOpen();
     if (irq < 0 || irq >= IoApic.PINS) {
       throw new IllegalArgumentException("request_irq: no IRQ line " + irq);
@@ -207,7 +225,7 @@ public final class KernelBuilder {
    */
   public KernelBuilder ideDriver(SpinLock ioRequestLock) {
     Objects.requireNonNull(ioRequestLock, "ioRequestLock");
-    return requestIrq(IdeDisk.IRQ, "ide0", IoOps.ideInterrupt(machine.disk(), ioRequestLock), false);
+    return irqLine(IdeDisk.IRQ, "ide0", IoOps.ideInterrupt(machine.disk(), ioRequestLock), false);
   }
 
   private static void kernelHandler(String call, KernelPath handler, String role) {
@@ -220,9 +238,21 @@ public final class KernelBuilder {
     }
   }
 
-  /** {@code open_softirq(nr, action)}. */
+  /**
+   * {@code open_softirq(nr, action)}, once per vector. HI_SOFTIRQ is the kernel's own: it runs
+   * the timer list (TIMER_BH).
+   */
   public KernelBuilder openSoftirq(Softirq s, KernelPath handler) {
     checkOpen();
+    Objects.requireNonNull(s, "softirq");
+    if (s == Softirq.HI) {
+      throw new IllegalArgumentException(
+          "open_softirq(HI): HI_SOFTIRQ runs the kernel's timer list (timer_bh), not a catalog's action");
+    }
+    if (softirqHandlers.containsKey(s)) {
+      throw new IllegalArgumentException("open_softirq(" + s + "): already opened with "
+          + softirqHandlers.get(s) + "; one action per softirq");
+    }
     kernelHandler("open_softirq(" + s + ")", handler, "a softirq action");
     softirqHandlers.put(s, handler);
     return this;

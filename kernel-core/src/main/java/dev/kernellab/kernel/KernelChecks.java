@@ -34,6 +34,26 @@ final class KernelChecks {
     }
   }
 
+  /**
+   * An interrupt handler must give back what it took: a lock still held or a
+   * {@code preempt_disable()} not undone would be carried into whatever it interrupted, and a
+   * task would leave for user mode with them (2.4 has no such check; the preempt patch's
+   * system-call exit would find the count only later, far from its cause).
+   */
+  void checkHandlerReturn(KernelCpu c, ExecContext irq, Kernel.IrqAction action) {
+    if (debug.lockOwnership() && c.heldCount != irq.heldAtHandler) {
+      throw k.bug(c, "interrupt handler returned holding a lock",
+          action.name() + " (" + action.handler() + ") was called with " + irq.heldAtHandler
+              + " lock(s) held and returned with " + c.heldCount + heldLocks(c));
+    }
+    if (debug.preemptCount() && c.current.preemptCount != irq.preemptAtHandler) {
+      throw k.bug(c, "interrupt handler returned with preempt_count",
+          action.name() + " (" + action.handler() + ") was called with "
+              + PreemptCount.describe(irq.preemptAtHandler) + " and returned with "
+              + PreemptCount.describe(c.current.preemptCount));
+    }
+  }
+
   void checkUserReturn(KernelCpu c) {
     Task t = c.current;
     if (debug.preemptCount() && t.preemptCount != 0) {

@@ -13,13 +13,13 @@ import java.util.function.Consumer;
  * enters the kernel through {@link Builder#syscall}.
  *
  * <pre>{@code
- * static final SpinLock DCACHE_LOCK = SpinLock.spin("dcache_lock");
+ * final SpinLock dcacheLock = SpinLock.spin("dcache_lock"); // one per kernel
  * static final Site PRUNE_DCACHE = new Site("fs/dcache.c", "prune_dcache", "prune_dcache");
- * static final KernelPath PRUNE =
+ * final KernelPath prune =
  *     KernelPath.path("fs/dcache.c", "prune_dcache")
- *         .spinLock(DCACHE_LOCK)
+ *         .spinLock(dcacheLock)
  *         .loop(PRUNE_DCACHE, Distribution.uniform(0, 400), body -> body.compute(1_800))
- *         .spinUnlock(DCACHE_LOCK)
+ *         .spinUnlock(dcacheLock)
  *         .build();
  * }</pre>
  *

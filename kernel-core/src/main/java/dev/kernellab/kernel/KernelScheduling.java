@@ -89,6 +89,7 @@ final class KernelScheduling extends SchedulerHost {
 
   @Models(file = "kernel/sched.c", function = "__wake_up_common", version = "2.4.17")
   int wakeUpQueue(KernelCpu c, WaitQueue wq, boolean sync) {
+    wq.checkKernel(k, c);
     int woken = 0;
     int i = 0;
     while (i < wq.waiterCount()) {

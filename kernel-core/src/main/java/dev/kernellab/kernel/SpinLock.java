@@ -15,8 +15,8 @@ import dev.kernellab.hw.Models;
  * debug checks work in every configuration.
  *
  * <pre>{@code
- * static final SpinLock DCACHE_LOCK = SpinLock.spin("dcache_lock");
- * path("fs/dcache.c", "prune_dcache").spinLock(DCACHE_LOCK) ... .spinUnlock(DCACHE_LOCK)
+ * final SpinLock dcacheLock = SpinLock.spin("dcache_lock"); // one per kernel
+ * path("fs/dcache.c", "prune_dcache").spinLock(dcacheLock) ... .spinUnlock(dcacheLock)
  * }</pre>
  */
 @Models(file = "include/asm-i386/spinlock.h", function = "spin_lock", version = "2.4.17")
@@ -42,6 +42,8 @@ public final class SpinLock {
   int spinnerCount;
 
   // Statistics.
+  // The kernel that last took it: one another kernel holds is refused (SpinLocks.claim).
+  Kernel kernel;
   private long acquisitions;
   private long contentions;
   private long maxHoldNs;
@@ -110,7 +112,10 @@ public final class SpinLock {
     return acquisitions;
   }
 
-  /** Acquisitions that had to spin first. */
+  /**
+   * Acquisitions that had to spin first, counted when the spin starts: a CPU that spins for
+   * ever (a deadlock) is one.
+   */
   public long contentions() {
     return contentions;
   }
@@ -135,11 +140,16 @@ public final class SpinLock {
     return holdHistogram.clone();
   }
 
-  void recordAcquire(long now, KernelPath path, boolean contended) {
+  boolean hasSpinners() {
+    return spinnerCount > 0;
+  }
+
+  void recordContention() {
+    contentions++;
+  }
+
+  void recordAcquire(long now, KernelPath path) {
     acquisitions++;
-    if (contended) {
-      contentions++;
-    }
     acquiredNs = now;
     acquiredBy = path;
   }

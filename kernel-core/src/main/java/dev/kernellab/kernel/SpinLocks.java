@@ -41,6 +41,12 @@ final class SpinLocks {
   @Models(file = "include/asm-i386/spinlock.h", function = "_raw_write_lock",
       version = "preempt-kernel-rml-2.4.17-1")
   boolean tryAcquire(KernelCpu c, ExecContext ctx, ExecContext.Frame f, SpinLock lock, boolean read) {
+    if (lock.kernel != k) {
+      claim(c, lock);
+    }
+    if (debug.lockOrder() && !f.spinning) {
+      checkOrder(c, ctx, lock);
+    }
     boolean smp = cpus.length > 1;
     boolean free = read ? lock.writerCpu < 0 : lock.writerCpu < 0 && lock.readers == 0;
     if (smp && !free) {
@@ -50,6 +56,7 @@ final class SpinLocks {
       if (!f.spinning) {
         f.spinning = true;
         f.scratch = k.now(); // when the spin started
+        lock.recordContention();
         if (tracer != null) {
           tracer.lockContend(k.now(), c.id, lock, ctx.currentPath());
         }
@@ -64,12 +71,12 @@ final class SpinLocks {
     lock.removeSpinner(c.id);
     if (read) {
       if (lock.readers == 0) {
-        lock.recordAcquire(k.now(), ctx.currentPath(), spun > 0);
+        lock.recordAcquire(k.now(), ctx.currentPath());
       }
       lock.readers++;
     } else if (lock.writerCpu < 0) {
       lock.writerCpu = c.id;
-      lock.recordAcquire(k.now(), ctx.currentPath(), spun > 0);
+      lock.recordAcquire(k.now(), ctx.currentPath());
     } else {
       // UP: the lock compiles away, so a second taker on the one CPU does not wait; the lab's
       // lock debugging reports it as SMP would, since on SMP it would spin for ever.
@@ -79,15 +86,6 @@ final class SpinLocks {
       }
       lock.nested++;
     }
-    if (debug.lockOrder()) {
-      for (int i = 0; i < c.heldCount; i++) {
-        if (c.held[i] != lock && !lockOrder.record(c.held[i], lock)) {
-          throw k.bug(c, "lock order inversion",
-              lock + " taken while holding " + c.held[i] + " in " + ctx.currentPath()
-                  + ", but elsewhere " + c.held[i] + " is taken while holding " + lock);
-        }
-      }
-    }
     if (c.heldCount < c.held.length) {
       c.held[c.heldCount++] = lock;
     }
@@ -95,6 +93,34 @@ final class SpinLocks {
       tracer.lockAcquire(k.now(), c.id, lock, ctx.currentPath(), spun);
     }
     return true;
+  }
+
+  /**
+   * A lock another kernel holds or spins on is that kernel's: its holder CPU numbers and
+   * spinners mean nothing here. One left free may pass to this kernel (a test's paths built
+   * once and run on several kernels in turn); its statistics then add up.
+   */
+  private void claim(KernelCpu c, SpinLock lock) {
+    if (lock.kernel != null && (lock.writerCpu >= 0 || lock.readers > 0 || lock.hasSpinners())) {
+      throw k.bug(c, "spinlock of another kernel",
+          lock + " belongs to another kernel, which holds it: give each kernel its own");
+    }
+    lock.kernel = k;
+  }
+
+  /**
+   * The order {@code lock} is asked for in, checked before the CPU spins on it, as lockdep
+   * does: an AB-BA pair taken on two CPUs at once would otherwise spin both for ever, and no
+   * acquisition would ever record the second order.
+   */
+  private void checkOrder(KernelCpu c, ExecContext ctx, SpinLock lock) {
+    for (int i = 0; i < c.heldCount; i++) {
+      if (c.held[i] != lock && !lockOrder.record(c.held[i], lock)) {
+        throw k.bug(c, "lock order inversion",
+            lock + " taken while holding " + c.held[i] + " in " + ctx.currentPath()
+                + ", but elsewhere " + c.held[i] + " is taken while holding " + lock);
+      }
+    }
   }
 
   /** The raw unlock, with ownership checks, statistics and a kick to the first spinner. */

@@ -51,6 +51,7 @@ final class TaskOps {
           f.advance();
           return;
         }
+        wq.checkKernel(k, c);
         wq.add(t, exclusive);
         t.setState(sleepState);
         f.phase = 1;

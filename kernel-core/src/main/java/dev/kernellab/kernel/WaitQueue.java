@@ -21,6 +21,9 @@ public final class WaitQueue {
   // to compute segments, and the list keeps its capacity across sleeps.
   private final List<Task> waiters = new ArrayList<>(4);
   private final List<Boolean> exclusive = new ArrayList<>(4);
+  // The kernel whose tasks sleep here while any do: a queue with another kernel's sleepers
+  // would have one kernel wake the other's tasks.
+  private Kernel kernel;
 
   /** Creates an empty queue. */
   public WaitQueue(String name) {
@@ -41,6 +44,20 @@ public final class WaitQueue {
   /** True if {@code t} is on this queue. */
   public boolean contains(Task t) {
     return waiters.contains(t);
+  }
+
+  /**
+   * Refuses {@code k} while another kernel's tasks sleep here; an empty queue passes to
+   * {@code k} (a test's paths built once and run on several kernels in turn).
+   */
+  void checkKernel(Kernel k, KernelCpu c) {
+    if (kernel != k) {
+      if (kernel != null && !waiters.isEmpty()) {
+        throw k.bug(c, "wait queue of another kernel", "wait queue " + name
+            + " belongs to another kernel, whose tasks sleep on it: give each kernel its own");
+      }
+      kernel = k;
+    }
   }
 
   @Models(file = "kernel/fork.c", function = "add_wait_queue", version = "2.4.17")

@@ -3,7 +3,6 @@ package dev.kernellab.kernel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.hw.CostTable;
-import dev.kernellab.hw.IdeDisk;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
@@ -21,6 +20,8 @@ import org.junit.jupiter.api.Test;
 class IrqHandlingTests {
 
   private static final long MS = 1_000_000;
+  /** The secondary IDE channel's line: free, since the primary's (14) is the kernel's own. */
+  private static final int IDE1 = 15;
 
   private static Kernel boot(List<String> log, boolean rtcSaInterrupt, long[] rtcAt, long[] ideAt) {
     KernelPath rtc = KernelPath.path("drivers/char/rtc.c", "rtc_interrupt")
@@ -36,14 +37,14 @@ class IrqHandlingTests {
     Kernel k = new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
         .scheduler(new SimpleRoundRobinScheduler())
         .requestIrq(Rtc.IRQ, "rtc", rtc, rtcSaInterrupt)
-        .requestIrq(IdeDisk.IRQ, "ide0", ide, true)
+        .requestIrq(IDE1, "ide1", ide, true)
         .task(TaskSpec.user("B", RtcProbeRig.userHog()))
         .build();
     for (long t : rtcAt) {
       k.machine().simulation().schedule(new Event("rtc", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), t);
     }
     for (long t : ideAt) {
-      k.machine().simulation().schedule(new Event("ide", now -> k.machine().ioApic().assertLine(IdeDisk.IRQ)), t);
+      k.machine().simulation().schedule(new Event("ide", now -> k.machine().ioApic().assertLine(IDE1)), t);
     }
     return k;
   }
