@@ -130,6 +130,7 @@ public final class Kernel24Paths {
    */
   public void install(KernelBuilder b) {
     pageCache.setMemory(b.machine().memoryBytes());
+    pageCache.setDisk(b.machine().disk().capacitySectors());
     rtc.install(b);
     b.ideDriver(locks.ioRequestLock);
     net.install(b);

@@ -66,6 +66,9 @@ public final class PageCache {
    */
   public static final long DATA_START_LBA = 2_000_000;
 
+  /** Sectors kept for each file to grow into, 1 GB: keeps extents apart (assumption). */
+  static final long ROOM_TO_GROW = 2_097_152L;
+
   private int capacity;
   private VfsFile[] slotFile = new VfsFile[0];
   private int[] slotPage = new int[0];
@@ -86,6 +89,7 @@ public final class PageCache {
 
   private final List<VfsFile> files = new ArrayList<>();
   private long nextLba = DATA_START_LBA;
+  private long diskSectors = Long.MAX_VALUE; // the disk's size: files are laid out within it
   private long hits;
   private long misses;
   private long evictions;
@@ -121,11 +125,32 @@ public final class PageCache {
     return capacity;
   }
 
-  /** Creates a file of {@code sizePages} pages, none cached; its data goes after the last file's. */
+  /** The disk the files lie on, {@code sectors} long: a file that would not fit starts again at the front. */
+  public void setDisk(long sectors) {
+    if (sectors < DATA_START_LBA + ROOM_TO_GROW) {
+      throw new IllegalArgumentException("a disk of " + sectors + " sectors has no room for file data past LBA "
+          + DATA_START_LBA);
+    }
+    diskSectors = sectors;
+  }
+
+  /**
+   * Creates a file of {@code sizePages} pages, none cached; its data goes after the last file's,
+   * or back at the front of the data area when the disk has no room left there: placement only
+   * sets seek distances (the model keeps no block map), so files that share sectors with an
+   * earlier one cost what files close together cost.
+   */
   public VfsFile create(String name, long sizePages) {
+    long extent = Math.max(sizePages * SECTORS_PER_PAGE, ROOM_TO_GROW);
+    if (DATA_START_LBA + extent > diskSectors) {
+      throw new IllegalArgumentException("file " + name + " of " + sizePages + " pages does not fit on a disk of "
+          + diskSectors + " sectors");
+    }
+    if (nextLba + extent > diskSectors) {
+      nextLba = DATA_START_LBA;
+    }
     VfsFile f = new VfsFile(name, files.size(), nextLba, sizePages);
-    // Room to grow: 1 GB of sectors per file keeps extents apart (assumption).
-    nextLba += Math.max(sizePages * SECTORS_PER_PAGE, 2_097_152L);
+    nextLba += extent;
     files.add(f);
     return f;
   }
