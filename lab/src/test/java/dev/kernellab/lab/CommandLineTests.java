@@ -81,7 +81,7 @@ class CommandLineTests {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"workloads", "patches", "schedulers", "sites", "paths"})
+  @ValueSource(strings = {"workloads", "patches", "schedulers", "sites", "paths", "sources"})
   void listPrintsWhatExists(String what) {
     Outcome o = run("list", what);
     assertThat(o.code()).as(o.err()).isZero();
@@ -105,6 +105,23 @@ class CommandLineTests {
         "| mm/filemap.c:do_generic_file_read#found_page | - | - | conditional_schedule |",
         "| kernel/exit.c:close_files | - | conditional_schedule | conditional_schedule |");
     assertThat(lines).hasSize(2 + dev.kernellab.paths.Kernel24Paths.withDefaults().sites().size());
+  }
+
+  /**
+   * The latency sources are the catalog's, with a "broken by" naming every registered patch
+   * that breaks a source's site, the lab naming none: the table docs/latency-sources.md pastes.
+   */
+  @Test
+  void listSourcesShowsEachSourceWithWhatItHoldsAndWhatBreaksIt() {
+    Outcome o = run("list", "sources");
+    assertThat(o.code()).as(o.err()).isZero();
+    java.util.List<String> lines = o.out().lines().toList();
+    assertThat(lines.get(0)).isEqualTo("| source | holds | blocks | length driven by | reached from | cost from | broken by |");
+    assertThat(lines).anyMatch(l -> l.startsWith("| fs/dcache.c:prune_dcache | spin_lock(&dcache_lock) | preempt count |")
+        && l.endsWith("| lockbreak (break_spin_lock (dcache_lock) if need_resched, every 101, +0 ns);"
+            + " lowlat (lock break (dcache_lock), TEST_RESCHED_COUNT(100) [sysctl], +0 ns) |"));
+    assertThat(lines).hasSize(2 + dev.kernellab.paths.LatencySources.of(
+        dev.kernellab.paths.Kernel24Paths.withDefaults()).sources().size());
   }
 
   /** The messages users get: one line, from the rule's own module, naming the option. */
