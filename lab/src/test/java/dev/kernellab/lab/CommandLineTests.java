@@ -124,6 +124,23 @@ class CommandLineTests {
         dev.kernellab.paths.Kernel24Paths.withDefaults()).sources().size());
   }
 
+  /**
+   * run --preempt-stats prints /proc/latencytimes as the preempt-stats patch did, per CPU, for
+   * the preempt-off periods and for the interrupts-off ones, after the run's own figures.
+   */
+  @Test
+  void runWithPreemptStatsPrintsTheLatencytimesTables() {
+    Outcome o = run("run", "--config", "preempt", "--duration", "2s", "--quiet", "--preempt-stats");
+    assertThat(o.code()).as(o.err()).isZero();
+    java.util.List<String> lines = o.out().lines().toList();
+    int preempt = lines.indexOf(lines.stream()
+        .filter(l -> l.matches("cpu 0 worst 20 preempt-off latency times of \\d+ measured in this period\\.")).findFirst().orElseThrow());
+    assertThat(lines.get(preempt + 1)).startsWith("  usec  cause");
+    assertThat(lines.get(preempt + 2)).matches(" *\\d+  \\S.*");
+    assertThat(lines).anyMatch(l -> l.matches("cpu 0 worst 20 irqs-off latency times of \\d+ measured in this period\\."));
+    assertThat(lines.subList(0, preempt)).anyMatch(l -> l.startsWith("T: 0 (realfeel) P:99 I:488 C:"));
+  }
+
   /** The messages users get: one line, from the rule's own module, naming the option. */
   @Test
   void badInputNamesTheOptionWithTheRulesOwnWords() {
