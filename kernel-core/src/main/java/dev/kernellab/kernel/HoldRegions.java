@@ -104,25 +104,40 @@ public final class HoldRegions {
     List<String> entry = List.copyOf(held);
     List<String> computes = new ArrayList<>();
     List<String> computeHeld = List.of();
+    boolean idle = false; // something was taken and nothing has run since: a hold of no time
     for (int i = 0; i < p.size(); i++) {
       Op op = p.op(i);
+      boolean releases = op instanceof LockOps.Release || op instanceof LockOps.UnlockKernel
+          || op instanceof IrqOps.IrqEnable || op instanceof IrqOps.IrqRestore
+          || op instanceof IrqOps.PreemptEnable || op instanceof IrqOps.BhEnable;
+      boolean wasIdle = idle;
+      if (releases && idle && !held.isEmpty()) {
+        out.add(new Region(file, function, Optional.ofNullable(own), own != null, held, irqsOff(held),
+            bhOff(held), "no time (only bookkeeping is modelled under it)", false));
+      }
+      idle = false;
       if (op instanceof LockOps.Acquire a) {
         held.add(a.describe());
+        idle = true;
       } else if (op instanceof LockOps.Release r) {
         release(held, "(&" + r.lock.name() + ")");
       } else if (op instanceof LockOps.LockKernel k) {
         held.add(k.describe());
+        idle = true;
       } else if (op instanceof LockOps.UnlockKernel) {
         release(held, "lock_kernel()");
       } else if (op instanceof IrqOps.IrqDisable || op instanceof IrqOps.IrqSave
           || op instanceof IrqOps.PreemptDisable || op instanceof IrqOps.BhDisable) {
         held.add(op.describe());
+        idle = true;
       } else if (op instanceof IrqOps.IrqEnable || op instanceof IrqOps.IrqRestore) {
         release(held, "local_irq_");
       } else if (op instanceof IrqOps.PreemptEnable) {
         release(held, "preempt_disable()");
       } else if (op instanceof IrqOps.BhEnable) {
         release(held, "local_bh_disable()");
+      } else if (op instanceof FlowOps.Effect || op instanceof FlowOps.SetState) {
+        idle = wasIdle; // zero-time bookkeeping: a hold of no time stays one
       } else if (op instanceof FlowOps.Compute || op instanceof FlowOps.DynamicCompute) {
         if (each != null && held.equals(entry)) {
           each.add(op.describe());

@@ -75,6 +75,18 @@ class HoldRegionsTests {
   }
 
   @Test
+  void aHoldAroundBookkeepingOnlyIsARegionOfNoTime() {
+    KernelPath p = KernelPath.path("fs/test.c", "reader")
+        .spinLockIrq(IRQ).effect("data = 0", c -> { }).spinUnlockIrq(IRQ)
+        .spinLock(L).compute(10).effect("x = 1", c -> { }).spinUnlock(L)
+        .build();
+    List<HoldRegions.Region> r = HoldRegions.of(p);
+    assertThat(r).extracting(HoldRegions.Region::length)
+        .containsExactly("no time (only bookkeeping is modelled under it)", "compute(10 ns)");
+    assertThat(r.get(0).irqsOff()).isTrue();
+  }
+
+  @Test
   void aReleaseOfALockTheCallerTookDoesNotUnderflow() {
     KernelPath p = KernelPath.path("fs/test.c", "unlocker").spinUnlock(L).compute(10).build();
     assertThat(HoldRegions.of(p)).isEmpty();

@@ -104,9 +104,14 @@ public final class LatencySources {
     }
     boolean irqs = false;
     boolean bh = false;
+    boolean spin = false;
     for (String l : e.locks()) {
       irqs |= l.contains("irqs off") || l.contains("(irq");
       bh |= l.contains("bh") || l.contains("softirq");
+      spin |= l.contains("_lock") || l.startsWith("kernel_flag");
+    }
+    if (!irqs && !bh && !spin) {
+      return walked; // a semaphore (console_sem) sleeps its waiters: it keeps no CPU
     }
     List<HoldRegions.Region> out = new ArrayList<>(walked);
     out.add(new HoldRegions.Region(e.path().file(), e.path().function(), Optional.empty(), false,

@@ -37,12 +37,12 @@ import java.util.Locale;
  * two places by their return addresses), and a new pair replaces the entry of the least
  * latency once the table is full. Reading the file printed the entries worst first.
  *
- * <p>Here a place is a {@link KernelPath}: the function, or the loop site whose body was
- * running ({@code fs/dcache.c:prune_dcache}), where the patch printed a source line and a return
- * address. The cause is what raised the count at the instant it left zero: a spinlock (named,
+ * <p>Here a place is a {@link KernelPath}: the function ({@code fs/dcache.c:prune_dcache}), or
+ * the loop site whose body was running ({@code mm/vmscan.c:shrink_cache (loop)}), where the
+ * patch printed a source line and a return address. The cause is what raised the count at the instant it left zero: a spinlock (named,
  * where the patch said only {@code spin_lock}), {@code BKL}, an interrupt (the patch printed
- * the handler's name, {@code ide0}), a softirq, else {@code preempt_off}. The patch's
- * {@code mask} column is left out, and so is its least-latency shortcut (it compared a new
+ * the handler's name, {@code ide0}; here its vector), a softirq, else {@code preempt_off}.
+ * The patch's {@code mask} column is left out, and so is its least-latency shortcut (it compared a new
  * period against a stale minimum to save time in the kernel; this table is exact). The
  * interrupts-off sibling, which the patch did not have, counts the periods from
  * {@code local_irq_disable()} (or a {@code spin_lock_irq}) to the enable, as kernel-core reports
@@ -200,9 +200,9 @@ public final class LatencyTimes implements Tracer {
   private static String[] irqNames() {
     String[] out = new String[257];
     for (int i = 0; i < 256; i++) {
-      out[i] = "irq " + i;
+      out[i] = "vector " + i;
     }
-    out[256] = "irq";
+    out[256] = "vector";
     return out;
   }
 
@@ -293,6 +293,21 @@ public final class LatencyTimes implements Tracer {
     return (lock.isReaderWriter() ? "rwlock(" : "spin_lock(") + lock.name() + ")";
   }
 
+  /**
+   * A place as printed: the function, or the loop site; a loop whose site key is its function's
+   * own name ({@code mm/vmscan.c:shrink_cache}) is marked "(loop)", so that a lock broken and
+   * retaken inside the loop does not print as the function's own lock and unlock.
+   */
+  static String place(KernelPath p) {
+    if (p == null) {
+      return "-";
+    }
+    if (p.site() != null && p.site().label().equals(p.site().function())) {
+      return p.site().key() + " (loop)";
+    }
+    return p.toString();
+  }
+
   /** Periods measured on {@code cpu} since the start (or the last {@link #reset}). */
   public long measured(int cpu) {
     return measured[cpu];
@@ -333,7 +348,7 @@ public final class LatencyTimes implements Tracer {
       out.add(String.format(Locale.ROOT, "%6s  %-28s %-46s %s", "usec", "cause", "start", "end"));
       for (Entry e : worst(c)) {
         out.add(String.format(Locale.ROOT, "%6d  %-28s %-46s %s",
-            e.lengthNs() / 1_000, e.cause(), e.start(), e.end()));
+            e.lengthNs() / 1_000, e.cause(), place(e.start()), place(e.end())));
       }
     }
     return out;

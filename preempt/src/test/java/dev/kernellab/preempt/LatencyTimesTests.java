@@ -55,7 +55,7 @@ class LatencyTimesTests {
     t.lockAcquire(405 * US, 0, DCACHE, PRUNE, 5 * US);
     t.preemptOn(406 * US, 0, PRUNE, 6 * US);
     assertThat(t.worst(0)).extracting(LatencyTimes.Entry::cause)
-        .containsExactly("BKL", "irq 14", "softirq", "preempt_off", "spin_lock(dcache_lock)");
+        .containsExactly("BKL", "vector 14", "softirq", "preempt_off", "spin_lock(dcache_lock)");
   }
 
   @Test
