@@ -6,6 +6,7 @@ import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.paths.CatalogPatch;
 import dev.kernellab.paths.CatalogTable;
 import dev.kernellab.paths.Kernel24Paths;
+import dev.kernellab.paths.LatencySources;
 import dev.kernellab.workloads.Workloads;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -20,13 +21,15 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(
     name = "list",
     mixinStandardHelpOptions = true,
-    description = "Lists what exists, one line each: workloads, patches, schedulers, sites or paths.")
+    description = "Lists what exists, one line each: workloads, patches, schedulers, sites, paths, or"
+        + " sources (every latency source of the catalog: what it holds, what drives its length, what"
+        + " breaks it).")
 final class ListCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "WHAT",
-      description = "workloads, patches, schedulers, sites, or paths")
+      description = "workloads, patches, schedulers, sites, paths, or sources")
   String what;
 
   @Override
@@ -38,8 +41,9 @@ final class ListCommand implements Callable<Integer> {
       case "schedulers" -> SchedulerProvider.all().forEach(p -> out.println(p.name() + ": " + p.description()));
       case "sites" -> lines(CatalogTable.sites(Kernel24Paths.withDefaults(), patches()), out);
       case "paths" -> lines(CatalogTable.paths(Kernel24Paths.withDefaults()), out);
+      case "sources" -> lines(LatencySources.of(Kernel24Paths.withDefaults()).table(patches()), out);
       default -> throw new IllegalArgumentException(
-          "list what? '" + what + "' is not one of workloads, patches, schedulers, sites, paths");
+          "list what? '" + what + "' is not one of workloads, patches, schedulers, sites, paths, sources");
     }
     return 0;
   }

@@ -1,5 +1,7 @@
 package dev.kernellab.lab;
 
+import dev.kernellab.kernel.Tracer;
+import dev.kernellab.preempt.LatencyTimes;
 import dev.kernellab.workloads.LatencySummary;
 import dev.kernellab.workloads.ProbeResult;
 import java.io.PrintWriter;
@@ -27,6 +29,7 @@ import picocli.CommandLine.Model.CommandSpec;
       "Examples:",
       "  kernel-lab run --config preempt+lowlat",
       "  kernel-lab run --workload cyclictest --cpus 2 --scheduler o1 --duration 10m",
+      "  kernel-lab run --config preempt --workload dbench --preempt-stats",
       "",
       "Exit status: 0 success; 2 bad usage; 3 a kernel bug (--debug-checks); 1 other."
     })
@@ -42,6 +45,12 @@ final class RunCommand implements Callable<Integer> {
       description = "vanilla, or patch names joined by '+'. Default: ${DEFAULT-VALUE}.")
   String config;
 
+  @Option(names = "--preempt-stats",
+      description = "Also print the 20 longest preempt-off periods per CPU as the preempt-stats patch's"
+          + " /proc/latencytimes did (cause, where each began and ended), and the 20 longest"
+          + " interrupts-off periods the same way. Needs a configuration with the preempt patch.")
+  boolean preemptStats;
+
   @Override
   public Integer call() {
     PrintWriter stdout = spec.commandLine().getOut();
@@ -50,7 +59,11 @@ final class RunCommand implements Callable<Integer> {
     report.check(json);
     // with --json - the JSON is the standard output, whole: the figures go to stderr
     PrintWriter out = json != null && json.isStandardOutput() ? spec.commandLine().getErr() : stdout;
-    ConfigResult r = Runs.runAll(List.of(e), 1, common.quiet, spec.commandLine().getErr()).get(0);
+    LatencyTimes preemptOff = preemptStats ? LatencyTimes.preemptOff() : null;
+    LatencyTimes irqsOff = preemptStats ? LatencyTimes.irqsOff() : null;
+    ConfigResult r = preemptStats
+        ? Runs.runWith(e, Tracer.both(preemptOff, irqsOff), common.quiet, spec.commandLine().getErr())
+        : Runs.runAll(List.of(e), 1, common.quiet, spec.commandLine().getErr()).get(0);
     ProbeResult p = r.result().probes().get(0);
     LatencySummary l = p.latency();
     out.printf(Locale.ROOT, "kernel-lab run: %s under %s, %d CPU%s, %s, HZ %d, %s%s, seed %d%n",
@@ -84,6 +97,12 @@ final class RunCommand implements Callable<Integer> {
     if (!r.worst().isEmpty()) {
       out.println();
       ExplainCommand.print(r.worst().get(0), out);
+    }
+    if (preemptStats) {
+      out.println();
+      preemptOff.table().forEach(out::println);
+      out.println();
+      irqsOff.table().forEach(out::println);
     }
     if (json != null) {
       json.write(JsonReport.write(JsonReport.of(e, List.of(r))), stdout);

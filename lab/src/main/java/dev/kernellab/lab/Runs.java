@@ -1,6 +1,7 @@
 package dev.kernellab.lab;
 
 import dev.kernellab.kernel.KernelBug;
+import dev.kernellab.kernel.Tracer;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,8 +26,15 @@ final class Runs {
   /** Runs {@code experiments} on up to {@code workers} threads; results in the same order. */
   static List<ConfigResult> runAll(List<Experiment> experiments, int workers, boolean quiet, PrintWriter err) {
     ConfigResult[] out = new ConfigResult[experiments.size()];
-    execute(experiments, workers, quiet, err, (i, r) -> out[i] = r, null);
+    execute(experiments, workers, quiet, err, (i, r) -> out[i] = r, null, null);
     return List.of(out);
+  }
+
+  /** Runs {@code e} with {@code extra} attached to its kernel (e.g. {@code run --preempt-stats}). */
+  static ConfigResult runWith(Experiment e, Tracer extra, boolean quiet, PrintWriter err) {
+    ConfigResult[] out = new ConfigResult[1];
+    execute(List.of(e), 1, quiet, err, (i, r) -> out[i] = r, null, extra);
+    return out[0];
   }
 
   /**
@@ -35,7 +43,7 @@ final class Runs {
    */
   static void runEach(List<Experiment> experiments, int workers, boolean quiet, PrintWriter err,
       SweepEngine.Listener listener) {
-    execute(experiments, workers, quiet, err, (i, r) -> listener.finished(new CellOutcome.Done(r)), listener);
+    execute(experiments, workers, quiet, err, (i, r) -> listener.finished(new CellOutcome.Done(r)), listener, null);
   }
 
   /** Where a finished run goes: its index in the list, and its result. */
@@ -46,9 +54,11 @@ final class Runs {
   /**
    * The pool behind both entry points. With {@code bugs} null a kernel bug ends the whole call
    * (the first in list order is rethrown); otherwise it goes to {@code bugs} as that run's outcome.
+   * {@code extra}, if not null, is attached to the kernel (one experiment only: a tracer is one
+   * kernel's).
    */
   private static void execute(List<Experiment> experiments, int workers, boolean quiet, PrintWriter err,
-      Sink sink, SweepEngine.Listener bugs) {
+      Sink sink, SweepEngine.Listener bugs, Tracer extra) {
     AtomicBoolean stop = new AtomicBoolean();
     CountDownLatch done = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
@@ -76,7 +86,7 @@ final class Runs {
         futures.add(pool.submit(() -> {
           ConfigResult r;
           try {
-            r = ExperimentRunner.run(e, null, stop::get, t -> {
+            r = ExperimentRunner.run(e, extra, stop::get, t -> {
               progress.set(index, t);
               if (show) {
                 showProgress(experiments, progress, wall0, err);

@@ -147,6 +147,8 @@ class BadInputTests {
     Outcome help = run("sweep", "--help");
     assertThat(help.out()).contains("--seeds").doesNotContain("--seed ").doesNotContain("--seed=");
     refused("--configs: configuration vanilla is given twice", "compare", "--duration", "1h", "--configs", "vanilla,vanilla");
+    refused("--preempt-stats: preempt-stats measures a preemptible kernel (CONFIG_PREEMPT); this configuration"
+        + " is vanilla: run one with the preempt patch", "run", "--duration", "1h", "--quiet", "--preempt-stats");
   }
 
   @Test

@@ -81,7 +81,7 @@ class CommandLineTests {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"workloads", "patches", "schedulers", "sites", "paths"})
+  @ValueSource(strings = {"workloads", "patches", "schedulers", "sites", "paths", "sources"})
   void listPrintsWhatExists(String what) {
     Outcome o = run("list", what);
     assertThat(o.code()).as(o.err()).isZero();
@@ -105,6 +105,40 @@ class CommandLineTests {
         "| mm/filemap.c:do_generic_file_read#found_page | - | - | conditional_schedule |",
         "| kernel/exit.c:close_files | - | conditional_schedule | conditional_schedule |");
     assertThat(lines).hasSize(2 + dev.kernellab.paths.Kernel24Paths.withDefaults().sites().size());
+  }
+
+  /**
+   * The latency sources are the catalog's, with a "broken by" naming every registered patch
+   * that breaks a source's site, the lab naming none: the table docs/latency-sources.md pastes.
+   */
+  @Test
+  void listSourcesShowsEachSourceWithWhatItHoldsAndWhatBreaksIt() {
+    Outcome o = run("list", "sources");
+    assertThat(o.code()).as(o.err()).isZero();
+    java.util.List<String> lines = o.out().lines().toList();
+    assertThat(lines.get(0)).isEqualTo("| source | holds | blocks | length driven by | reached from | cost from | broken by |");
+    assertThat(lines).anyMatch(l -> l.startsWith("| fs/dcache.c:prune_dcache | spin_lock(&dcache_lock) | preempt count |")
+        && l.endsWith("| lockbreak (break_spin_lock (dcache_lock) if need_resched, every 101, +0 ns);"
+            + " lowlat (lock break (dcache_lock), TEST_RESCHED_COUNT(100) [sysctl], +0 ns) |"));
+    assertThat(lines).hasSize(2 + dev.kernellab.paths.LatencySources.of(
+        dev.kernellab.paths.Kernel24Paths.withDefaults()).sources().size());
+  }
+
+  /**
+   * run --preempt-stats prints /proc/latencytimes as the preempt-stats patch did, per CPU, for
+   * the preempt-off periods and for the interrupts-off ones, after the run's own figures.
+   */
+  @Test
+  void runWithPreemptStatsPrintsTheLatencytimesTables() {
+    Outcome o = run("run", "--config", "preempt", "--duration", "2s", "--quiet", "--preempt-stats");
+    assertThat(o.code()).as(o.err()).isZero();
+    java.util.List<String> lines = o.out().lines().toList();
+    int preempt = lines.indexOf(lines.stream()
+        .filter(l -> l.matches("cpu 0 worst 20 preempt-off latency times of \\d+ measured in this period\\.")).findFirst().orElseThrow());
+    assertThat(lines.get(preempt + 1)).startsWith("  usec  cause");
+    assertThat(lines.get(preempt + 2)).matches(" *\\d+  \\S.*");
+    assertThat(lines).anyMatch(l -> l.matches("cpu 0 worst 20 irqs-off latency times of \\d+ measured in this period\\."));
+    assertThat(lines.subList(0, preempt)).anyMatch(l -> l.startsWith("T: 0 (realfeel) P:99 I:488 C:"));
   }
 
   /** The messages users get: one line, from the rule's own module, naming the option. */

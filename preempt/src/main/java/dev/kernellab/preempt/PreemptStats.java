@@ -15,7 +15,9 @@ import java.util.List;
  * kernel.org people/rml/preempt-stats/v2.4/preempt-stats-rml-2.4.17-2.patch), which
  * instrumented the lock/unlock and preempt_disable/enable points and showed the 20 worst in
  * {@code /proc/latencytimes}. This is what users asked that tool for: which kernel code keeps
- * preemption off longest.
+ * preemption off longest. This class keeps the raw 20 longest periods; {@link LatencyTimes} keeps
+ * the table as the patch did (one entry per pair of places, with its cause) and prints it as
+ * {@code /proc/latencytimes} did ({@code kernel-lab run --preempt-stats}).
  *
  * <pre>{@code
  * PreemptStats stats = new PreemptStats();
