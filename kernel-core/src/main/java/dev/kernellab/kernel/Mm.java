@@ -28,6 +28,7 @@ public final class Mm {
   private long[] vmaPages = new long[8]; // resident pages of vma i, for i < vmaCount
   private int vmaCount;
   private long residentPages; // sum of vmaPages
+  private long swapAddress; // mm->swap_address, counted in resident pages: 0..residentPages
 
   /** An empty address space, for traces named {@code id}. */
   public Mm(int id) {
@@ -80,6 +81,25 @@ public final class Mm {
     return max;
   }
 
+  /**
+   * {@code mm->swap_address}: how far swap_out's walk of this address space has come, counted
+   * in resident pages (the walk visits the resident ptes in address order). At or past
+   * {@link #residentPages()} the walk has reached the end of the address space (the kernel's
+   * {@code TASK_SIZE}), and swap_out moves on to the next mm.
+   */
+  @Models(file = "mm/vmscan.c", function = "swap_out_mm", version = "2.4.17")
+  public long swapAddress() {
+    return swapAddress;
+  }
+
+  /** Sets {@link #swapAddress()} ({@code 0} starts the walk again from the bottom). */
+  public void setSwapAddress(long pages) {
+    if (pages < 0) {
+      throw new IllegalArgumentException("swap address must be >= 0, got " + pages);
+    }
+    swapAddress = pages;
+  }
+
   /** {@code do_mmap_pgoff}: a new vma with {@code pages} resident already; returns its index. */
   @Models(file = "mm/mmap.c", function = "do_mmap_pgoff", version = "2.4.17")
   public int mmap(long pages) {
@@ -117,7 +137,10 @@ public final class Mm {
     return pages;
   }
 
-  /** {@code dup_mmap}: the child's copy, same vmas and resident pages. */
+  /**
+   * {@code dup_mmap}: the child's copy, same vmas and resident pages; its swap_out walk starts
+   * at the bottom ({@code mm->swap_address = 0}).
+   */
   @Models(file = "kernel/fork.c", function = "dup_mmap", version = "2.4.17")
   public Mm copy(int childId) {
     Mm c = new Mm(childId);

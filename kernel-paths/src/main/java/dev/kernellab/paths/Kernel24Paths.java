@@ -10,6 +10,7 @@ import dev.kernellab.paths.drivers.Console;
 import dev.kernellab.paths.drivers.Rtc;
 import dev.kernellab.paths.fs.Buffer;
 import dev.kernellab.paths.fs.Dcache;
+import dev.kernellab.paths.fs.Execve;
 import dev.kernellab.paths.fs.Inode;
 import dev.kernellab.paths.fs.PageCache;
 import dev.kernellab.paths.fs.Proc;
@@ -86,6 +87,7 @@ public final class Kernel24Paths {
   private final Net net;
   private final Exit exit;
   private final Fork fork;
+  private final Execve execve;
   private final Apm apm = new Apm();
 
   /** Builds every path for one kernel. */
@@ -108,6 +110,7 @@ public final class Kernel24Paths {
     List<CatalogEntry> mm = memory.entries();
     exit = new Exit(locks, params, memory.exitMmap, mm.get(1));
     fork = new Fork(locks, memory.dupMmap, mm.get(2));
+    execve = new Execve(locks, memory.exitMmap);
   }
 
   /**
@@ -192,6 +195,7 @@ public final class Kernel24Paths {
     out.addAll(exit.entries());
     // The child program only names the fork row; its 1 us of user work is never run here.
     out.addAll(fork.entries(KernelPath.userProgram("child").compute(1_000).build()));
+    out.addAll(execve.entries(memory.entries().get(1)));
     out.addAll(Timer.entries(DEFAULT_PIT_READ_NS));
     out.addAll(apm.entries());
     return out;
@@ -303,6 +307,11 @@ public final class Kernel24Paths {
   /** kernel/fork.c. */
   public Fork fork() {
     return fork;
+  }
+
+  /** fs/exec.c and fs/binfmt_elf.c: execve. */
+  public Execve execve() {
+    return execve;
   }
 
   /** arch/i386/kernel/apm.c: kapmd, for a machine with APM (not a boot task by default). */

@@ -24,7 +24,9 @@ import dev.kernellab.kernel.Distribution;
  * @param dirtyListSkipped locked (in-flight) buffers write_some_buffers walks past
  * @param pruneDentries dentries one prune_dcache call frees
  * @param pruneInodes inodes one prune_icache call frees
- * @param swapOutPtes ptes swap_out scans in one mm with its page_table_lock held
+ * @param swapOutPtes ptes one swap_out call must walk to find the SWAP_CLUSTER_MAX pages it
+ *     wants; each mm's walk (page_table_lock held) is that or the rest of the mm, whichever is
+ *     less (with no workload's mm: the ptes walked in each of 1-3 unnamed mms)
  * @param shrinkCacheScan pages shrink_cache looks at in one call
  * @param deviceBuffers buffers of a device that umount's invalidate_bdev walks
  * @param openFiles files open at exit
@@ -108,8 +110,8 @@ public record PathParams(
         // pruneInodes: the same rule in shrink_icache_memory over fewer unused inodes (a third
         // of the dentries: several names per inode are the exception). Assumption.
         Distribution.logNormal(1_000, 0.8),
-        // swapOutPtes: ptes of one mm scanned under page_table_lock per swap_out_mm call,
-        // SWAP_CLUSTER_MAX (32) pages wanted at a few percent reclaimable. Assumption.
+        // swapOutPtes: ptes a swap_out call walks to free SWAP_CLUSTER_MAX (32) pages, at a
+        // few percent of mapped pages not young, not active and unlocked. Assumption.
         Distribution.logNormal(256, 1.5),
         // shrinkCacheScan: pages looked at per shrink_cache call, max_scan = nr_inactive /
         // priority with ~3,000 inactive pages at priority 6. Assumption for the list length.
