@@ -95,6 +95,11 @@ public final class LowLatencySites {
               "mm/memory.c zap_page_range: MAX_ZAP_BYTES chunks of 256 pages; each chunk unlocks"
                   + " and flushes the TLB, then conditional_schedule()",
               "each chunk ends with flush_tlb_range and re-walks pgd/pmd: 2 us (assumption)"),
+          cs(Memory.EXIT_MMAP_VMAS,
+              "mm/mmap.c exit_mmap: zap_page_range(..., ZPR_COND_RESCHED) per vma, whose"
+                  + " conditional_schedule() follows its last chunk too, the partial one: a"
+                  + " reschedule point between two vmas (the one after the last vma, just"
+                  + " before flush_tlb_mm, is not modelled)"),
           cs(Filemap.READ_PAGE, "mm/filemap.c do_generic_file_read: conditional_schedule per page"),
           cs(Filemap.WRITE_PAGE, "mm/filemap.c generic_file_write: conditional_schedule per page"),
           lb(Filemap.TRUNCATE_SKIP, List.of(PAGECACHE_LOCK), HEAD_MOVE_NS,
