@@ -11,6 +11,7 @@ import dev.kernellab.paths.drivers.Rtc;
 import dev.kernellab.paths.fs.Buffer;
 import dev.kernellab.paths.fs.Dcache;
 import dev.kernellab.paths.fs.Execve;
+import dev.kernellab.paths.fs.Ext2;
 import dev.kernellab.paths.fs.Inode;
 import dev.kernellab.paths.fs.PageCache;
 import dev.kernellab.paths.fs.Proc;
@@ -79,6 +80,7 @@ public final class Kernel24Paths {
   private final Swapfile swapfile;
   private final Memory memory;
   private final Filemap filemap;
+  private final Ext2 ext2;
   private final Proc proc;
   private final Super superBlock;
   private final Syscalls syscalls;
@@ -100,7 +102,8 @@ public final class Kernel24Paths {
     vmscan = new Vmscan(locks, params, dcache.pruneDcache, inode.pruneIcache, slab);
     swapfile = new Swapfile(locks);
     memory = new Memory(locks, params, vmscan.allocWakeup);
-    filemap = new Filemap(locks, params, pageCache, vmscan.allocWakeup, buffer.balanceDirty);
+    ext2 = new Ext2(locks, params);
+    filemap = new Filemap(locks, params, pageCache, vmscan.allocWakeup, buffer.balanceDirty, ext2.deleteInode);
     proc = new Proc(params, swapfile.siSwapinfo);
     superBlock = new Super(dcache, inode, buffer, filemap.invalidateInodePages);
     syscalls = new Syscalls(locks);
@@ -179,6 +182,7 @@ public final class Kernel24Paths {
     List<CatalogEntry> out = new ArrayList<>();
     out.addAll(memory.entries());
     out.addAll(filemap.entries());
+    out.addAll(ext2.entries());
     out.addAll(vmscan.entries());
     out.addAll(slab.entries());
     out.addAll(swapfile.entries());
@@ -227,6 +231,11 @@ public final class Kernel24Paths {
   /** mm/memory.c and mm/mmap.c. */
   public Memory memory() {
     return memory;
+  }
+
+  /** fs/ext2: the unlinked file's blocks freed under the BKL. */
+  public Ext2 ext2() {
+    return ext2;
   }
 
   /** mm/filemap.c. */

@@ -8,6 +8,7 @@ import dev.kernellab.paths.drivers.Console;
 import dev.kernellab.paths.drivers.Rtc;
 import dev.kernellab.paths.fs.Buffer;
 import dev.kernellab.paths.fs.Dcache;
+import dev.kernellab.paths.fs.Ext2;
 import dev.kernellab.paths.fs.Inode;
 import dev.kernellab.paths.fs.Pipe;
 import dev.kernellab.paths.fs.Proc;
@@ -69,7 +70,7 @@ class CatalogTests {
   void everyLoopIsAtASiteConstantDeclaredOnce() throws IllegalAccessException {
     List<Site> constants = new ArrayList<>();
     for (Class<?> c : List.of(
-        Block.class, Console.class, Rtc.class, Buffer.class, Dcache.class, Inode.class, Pipe.class,
+        Block.class, Console.class, Rtc.class, Buffer.class, Dcache.class, Ext2.class, Inode.class, Pipe.class,
         Proc.class, Super.class, Syscalls.class, Exit.class, Fork.class, Timer.class, Filemap.class,
         Memory.class, Swapfile.class, Vmscan.class, Slab.class, Net.class, dev.kernellab.paths.arch.Apm.class,
         dev.kernellab.paths.fs.Execve.class)) {

@@ -2,6 +2,7 @@ package dev.kernellab.workloads;
 
 import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.LatencyCause;
 import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.paths.Kernel24Paths;
@@ -11,6 +12,7 @@ import dev.kernellab.paths.fs.VfsFile;
 import dev.kernellab.paths.net.Net;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * An NFS mount of the machine's own file system over loopback, as stress-kernel's NFS-COMPILE
@@ -26,8 +28,25 @@ import java.util.List;
  * Simplifications said out loud: the client caches nothing (every read goes to the server: the
  * kernel tree's files are opened fresh by each compile, and 2.4's attribute cache revalidates
  * them), and replies are matched to callers by a queue of caller numbers instead of XIDs.
+ *
+ * <p>Both sides hold the big kernel lock as 2.4.17 does, so with the preempt patch neither can
+ * be preempted there: an nfsd takes {@code lock_kernel()} once when it starts and keeps it for
+ * its whole life (fs/nfsd/nfssvc.c {@code nfsd()}), so svc_recv's receive, svc_process, the file
+ * read or write and the reply all run under it, and only its sleeps (schedule() drops the BKL)
+ * let anyone else have it; the client takes it around each RPC (fs/nfs/read.c
+ * {@code nfs_readpage_sync()}, and fs/nfs/file.c {@code nfs_commit_write()} around the write's
+ * {@code nfs_updatepage()}), which holds it over the encoding and the transmit and drops it
+ * while it sleeps for the reply. The analysis names them with {@link NfsdBkl} and
+ * {@link NfsClientBkl}.
+ *
+ * <pre>{@code
+ * LoopbackNfs nfs = new LoopbackNfs(paths, 1);
+ * nfs.daemons().forEach(builder::task);
+ * VfsFile src = nfs.create("src.c", 64 * 1024);
+ * KernelPath read = nfs.call(0, false); // a read(2) of the mount, with a FileIo argument
+ * }</pre>
  */
-final class LoopbackNfs {
+public final class LoopbackNfs {
 
   /** RPCNFSDCOUNT of Red Hat's nfs init script: 8 nfsd threads. */
   static final int NFSD_THREADS = 8;
@@ -60,7 +79,8 @@ final class LoopbackNfs {
   private int queueSize;
   private long rpcs;
 
-  LoopbackNfs(Kernel24Paths paths, int callers) {
+  /** The server and {@code callers} client callers (one a task that calls at a time) of one kernel. */
+  public LoopbackNfs(Kernel24Paths paths, int callers) {
     this.paths = paths;
     this.requests = paths.net().newDatagram("nfsd", false);
     this.queue = new int[callers];
@@ -74,7 +94,7 @@ final class LoopbackNfs {
   }
 
   /** The nfsd kernel threads. */
-  List<TaskSpec> daemons() {
+  public List<TaskSpec> daemons() {
     List<TaskSpec> out = new ArrayList<>();
     for (int i = 0; i < NFSD_THREADS; i++) {
       out.add(TaskSpec.kernelThread("nfsd" + i, nfsd()));
@@ -89,7 +109,8 @@ final class LoopbackNfs {
   @Models(file = "fs/nfsd/vfs.c", function = "nfsd_write", version = "2.4.17")
   private KernelPath nfsd() {
     int[] serving = {-1}; // this thread's caller of the moment
-    KernelPath.Builder serve = KernelPath.path("fs/nfsd/nfssvc.c", "nfsd_dispatch");
+    KernelPath.Builder serve = KernelPath.path("fs/nfsd/nfssvc.c", "nfsd_dispatch")
+        .cause(new NfsdBkl("svc_process"));
     for (int i = 0; i < replies.size(); i++) {
       int caller = i;
       KernelPath op =
@@ -103,7 +124,11 @@ final class LoopbackNfs {
       serve.callIf("caller " + i, c -> serving[0] == caller, op);
     }
     KernelPath dispatch = serve.build();
+    // lock_kernel() before daemonize() and no unlock_kernel() until the thread exits: the whole
+    // loop runs under the BKL, dropped only by the schedule() of svc_recv's sleep.
     return KernelPath.path("fs/nfsd/nfssvc.c", "nfsd")
+        .cause(new NfsdBkl("svc_recv"))
+        .lockKernel(paths.locks().kernelFlag)
         .loop(SVC_RECV, Long.MAX_VALUE, l -> l
             .call(requests.recv)
             .compute(RPC_MARSHAL_NS)
@@ -138,10 +163,15 @@ final class LoopbackNfs {
   @Models(file = "fs/nfs/file.c", function = "nfs_file_write", version = "2.4.17")
   @Models(file = "fs/nfs/read.c", function = "nfs_readpage_sync", version = "2.4.17")
   @Models(file = "fs/nfs/write.c", function = "nfs_writepage_sync", version = "2.4.17")
-  KernelPath call(int caller, boolean write) {
+  public KernelPath call(int caller, boolean write) {
+    String function = write ? "nfs_writepage_sync" : "nfs_readpage_sync";
+    // lock_kernel() around NFS_PROTO(inode)->read() in nfs_readpage_sync, and around
+    // nfs_updatepage() in nfs_commit_write for a write: held over the encoding and the
+    // transmit, dropped by the schedule() of rpc_call_sync's wait for the reply.
     KernelPath one =
-        KernelPath.path(write ? "fs/nfs/write.c" : "fs/nfs/read.c",
-                write ? "nfs_writepage_sync" : "nfs_readpage_sync")
+        KernelPath.path(write ? "fs/nfs/write.c" : "fs/nfs/read.c", function)
+            .cause(new NfsClientBkl(function))
+            .lockKernel(paths.locks().kernelFlag)
             .compute(RPC_MARSHAL_NS)
             .effect("rpc_call_sync(): queue the request", c -> {
               writing[caller] = write;
@@ -150,6 +180,7 @@ final class LoopbackNfs {
             })
             .call(requests.send(c -> requestBytes(caller)))
             .call(replies.get(caller).recv)
+            .unlockKernel(paths.locks().kernelFlag)
             .build();
     return KernelPath.path("fs/nfs/file.c", write ? "nfs_file_write" : "nfs_file_read")
         .loop(write ? WRITE_RPC : READ_RPC, c -> {
@@ -171,12 +202,34 @@ final class LoopbackNfs {
   }
 
   /** A file on the exported file system. */
-  VfsFile create(String name, long bytes) {
+  public VfsFile create(String name, long bytes) {
     return paths.pageCache().create(name, (bytes + PageCache.PAGE_SIZE - 1) / PageCache.PAGE_SIZE);
   }
 
+  /**
+   * What the analysis names while an nfsd runs: it holds the BKL from {@code nfsd()}'s
+   * {@code lock_kernel()} on, in {@code stage} ({@code svc_recv}: taking the request off the
+   * socket; {@code svc_process}: the file operation and the reply).
+   */
+  public record NfsdBkl(String stage) implements LatencyCause {
+    @Override
+    public String describe(LatencyCause.Hold h) {
+      return String.format(Locale.ROOT, "BKL held by %s in %s (%s %s, %.1f us)",
+          h.task(), stage, h.path().file(), h.path().function(), h.ns() / 1000.0);
+    }
+  }
+
+  /** What the analysis names while an NFS client encodes and sends an RPC under the BKL. */
+  public record NfsClientBkl(String function) implements LatencyCause {
+    @Override
+    public String describe(LatencyCause.Hold h) {
+      return String.format(Locale.ROOT, "BKL held by %s in %s: the RPC's encoding and transmit (%s %s, %.1f us)",
+          h.task(), function, h.path().file(), h.path().function(), h.ns() / 1000.0);
+    }
+  }
+
   /** RPCs served. */
-  long rpcs() {
+  public long rpcs() {
     return rpcs;
   }
 }

@@ -134,9 +134,11 @@ public final class Filemap {
    *
    * @param allocWakeup what a page allocation runs when free memory is low (wakes kswapd)
    * @param balanceDirty what a writer runs when it must flush dirty buffers itself
+   * @param deleteInode what the last iput() of an unlinked file runs after its page cache is
+   *     truncated: the file system's delete_inode (fs/Ext2)
    */
-  public Filemap(
-      Locks l, PathParams params, PageCache cache, KernelPath allocWakeup, KernelPath balanceDirty) {
+  public Filemap(Locks l, PathParams params, PageCache cache, KernelPath allocWakeup, KernelPath balanceDirty,
+      KernelPath deleteInode) {
     this.params = params;
     Distribution miss = Chance.of(params.pageCacheMissRate());
     Distribution throttle = Chance.of(params.dirtyBalanceRate());
@@ -223,6 +225,7 @@ public final class Filemap {
         KernelPath.path("fs/namei.c", "sys_unlink")
             .compute(UNLINK_FIXED_NS)
             .call(truncateInodePages)
+            .call(deleteInode)
             .effect("iput(): the inode and its name go", c -> {
               FileIo io = c.syscallArgs(FileIo.class);
               if (io != null) {

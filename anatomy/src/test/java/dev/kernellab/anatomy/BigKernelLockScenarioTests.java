@@ -1,0 +1,123 @@
+package dev.kernellab.anatomy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.Kernel;
+import dev.kernellab.kernel.KernelBuilder;
+import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.LatencyCause;
+import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.kernel.TaskSpec;
+import dev.kernellab.paths.Kernel24Paths;
+import dev.kernellab.paths.fs.Ext2;
+import dev.kernellab.paths.fs.FileIo;
+import dev.kernellab.paths.fs.VfsFile;
+import dev.kernellab.paths.kernel.Timer;
+import dev.kernellab.preempt.PreemptKernelPatch;
+import dev.kernellab.workloads.LoopbackNfs;
+import dev.kernellab.workloads.Realfeel;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One small machine per region of 2.4.17 that holds the big kernel lock, where that region is
+ * the worst case of realfeel at 2048 Hz on a preemptible UP 2.4.17 kernel: under the preempt
+ * patch lock_kernel() is a spinlock on UP too, so its holder cannot be preempted, and the
+ * anatomy names the region in the load's terms through the cause its path declares.
+ */
+class BigKernelLockScenarioTests {
+
+  private static final long MS = 1_000_000;
+
+  /** The worst sample of realfeel on one preemptible CPU with the catalog and {@code tasks}. */
+  private static SampleAnatomy worst(Kernel24Paths paths, Consumer<KernelBuilder> tasks, long runNs) {
+    Realfeel realfeel = new Realfeel(paths, Realfeel.DEFAULT_HZ);
+    KernelBuilder kb = new KernelBuilder(MachineSpec.uniprocessor(), 1)
+        .scheduler(SchedulerProvider.create("goodness"));
+    paths.install(kb);
+    paths.installDaemons(kb);
+    kb.patch(new PreemptKernelPatch());
+    LatencyAnatomy anatomy = new LatencyAnatomy(realfeel.probe(), 4);
+    kb.tracer(anatomy);
+    kb.task(realfeel.task());
+    tasks.accept(kb);
+    realfeel.listen(anatomy);
+    Kernel kernel = kb.build();
+    realfeel.start(kernel);
+    kernel.run(runNs);
+    return anatomy.worst().get(0);
+  }
+
+  private static String describe(Cause c) {
+    assertThat(c).isInstanceOf(Cause.Declared.class);
+    Cause.Declared d = (Cause.Declared) c;
+    return d.cause().describe(d.hold());
+  }
+
+  /**
+   * rm of a 100 MB file that is not in the page cache (written long ago): truncate_inode_pages
+   * has nothing to do, and ext2_delete_inode frees its 25,600 blocks, 25 indirect blocks and the
+   * double indirect one, all under the BKL: 2.6 ms without a preemption point.
+   */
+  @Test
+  void anUnlinkOfABigFileIsNamedAsExt2TruncateWithItsBlocksUnderTheBkl() {
+    Kernel24Paths paths = Kernel24Paths.withDefaults();
+    VfsFile big = paths.pageCache().create("big.iso", 25_600);
+    FileIo io = new FileIo();
+    SampleAnatomy w = worst(paths, kb -> kb.task(TaskSpec.user("rm", KernelPath.userProgram("rm")
+        .syscall(Timer.sysNanosleep(20 * MS))
+        .syscall(paths.filemap().sysUnlink, c -> io.on(big, 0, 0))
+        .loop("idle", Long.MAX_VALUE, l -> l.syscall(Timer.sysNanosleep(100 * MS)))
+        .build())), 100 * MS);
+    assertThat(w.dominant().part()).isEqualTo(Part.WAIT_FOR_CPU);
+    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.Declared.class, d -> {
+      assertThat(d.cause()).isEqualTo(new Ext2.Ext2Truncate());
+      assertThat(d.task().comm()).isEqualTo("rm");
+      assertThat(d.iterations()).isEqualTo(25_600);
+    });
+    assertThat(describe(w.culprit())).startsWith("ext2_truncate: 25,600 blocks freed, BKL held (on rm[");
+    assertThat(w.latencyNs()).isGreaterThan(2 * MS);
+    assertThat(Ext2.holdNs(25_600)).isBetween(2_600_000L, 2_700_000L);
+  }
+
+  /**
+   * A client writes 64 KiB files over the loopback mount, one 8 KiB RPC after another: each
+   * nfsd runs nfsd_write's generic_file_write, the reply and its next svc_recv with the BKL it
+   * took in nfsd(), and the probe waits for it.
+   */
+  @Test
+  void anNfsdServingAWriteHoldsTheBklAcrossSvcProcessAndIsNamedSo() {
+    Kernel24Paths paths = Kernel24Paths.withDefaults();
+    LoopbackNfs nfs = new LoopbackNfs(paths, 1);
+    VfsFile out = nfs.create("out.o", 0);
+    FileIo io = new FileIo();
+    SampleAnatomy w = worst(paths, kb -> {
+      nfs.daemons().forEach(kb::task);
+      kb.task(TaskSpec.user("cc1", KernelPath.userProgram("cc1")
+          .loop("object", Long.MAX_VALUE, l -> l
+              .syscall(nfs.call(0, true), c -> io.on(out, 0, 64 * 1024))
+              .syscall(Timer.sysNanosleep(MS)))
+          .build()));
+    }, 200 * MS);
+    assertThat(w.dominant().part()).isEqualTo(Part.WAIT_FOR_CPU);
+    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.Declared.class, d -> {
+      assertThat(d.cause()).isInstanceOf(LoopbackNfs.NfsdBkl.class);
+      assertThat(d.task().comm()).startsWith("nfsd");
+    });
+    assertThat(describe(w.culprit()))
+        .matches("BKL held by nfsd\\d\\[\\d+\\] in svc_process \\(mm/filemap.c generic_file_write, \\d+\\.\\d us\\)");
+    // A preemptible kernel would switch to realfeel at the wake-up: ~17 us on this machine.
+    assertThat(w.latencyNs()).isGreaterThan(50_000);
+  }
+
+  /** What explain prints for the NFS client's hold is one line in the mount's terms. */
+  @Test
+  void theClientsRpcUnderTheBklReadsAsOneLine() {
+    LatencyCause.Hold h = new LatencyCause.Hold("cc1[12]",
+        KernelPath.path("fs/nfs/read.c", "nfs_readpage_sync").build(), 30_000, 0);
+    assertThat(new LoopbackNfs.NfsClientBkl("nfs_readpage_sync").describe(h)).isEqualTo(
+        "BKL held by cc1[12] in nfs_readpage_sync: the RPC's encoding and transmit"
+            + " (fs/nfs/read.c nfs_readpage_sync, 30.0 us)");
+  }
+}
