@@ -161,6 +161,10 @@ public final class HoldRegions {
         out.addAll(inner);
       } else if (op instanceof FlowOps.Call c) {
         walk(c.target, held, chain, out);
+      } else if (op instanceof FlowOps.Custom o) {
+        for (KernelPath callee : o.operation.mayCall()) {
+          walk(callee, new ArrayList<>(held), chain, out);
+        }
       } else if (op instanceof FlowOps.CallIf c) {
         walk(c.target, new ArrayList<>(held), chain, out);
         if (c.otherwise != null) {

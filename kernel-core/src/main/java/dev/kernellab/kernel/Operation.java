@@ -57,6 +57,14 @@ public interface Operation {
   /** How the operation reads in a listing: {@code break_spin_lock(&dcache_lock)}. */
   String describe();
 
+  /**
+   * The paths a step may {@link Step#call}, for readers of code that do not run it (the
+   * latency-source table): one of each shape is enough. None by default.
+   */
+  default java.util.List<KernelPath> mayCall() {
+    return java.util.List.of();
+  }
+
   /** What a step sees of the kernel and may start; one per CPU, reused from step to step. */
   final class Step {
     private final KernelCpu cpu;

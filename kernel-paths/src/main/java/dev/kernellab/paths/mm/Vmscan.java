@@ -108,7 +108,8 @@ public final class Vmscan {
   public record SwapOutMm(String victim) implements LatencyCause {
     @Override
     public String describe(LatencyCause.Hold h) {
-      String what = SWAP_OUT_PMD.equals(h.path().site())
+      // a hold a patch's break point split ends away from the loop's exit, its count unknown
+      String what = SWAP_OUT_PMD.equals(h.path().site()) && h.iterations() > 0
           ? String.format(Locale.ROOT, "swap_out_mm: %,d ptes of %s's mm walked", h.iterations(), victim)
           : "swap_out_mm: the walk of " + victim + "'s mm";
       return String.format(Locale.ROOT, "%s with page_table_lock held (on %s, %.1f us)", what, h.task(),
@@ -196,6 +197,11 @@ public final class Vmscan {
       public String describe() {
         return "swap_out_mm(the next mm of the mmlist): spin_lock(page_table_lock), swap_out_pmd's"
             + " pte walk, spin_unlock";
+      }
+
+      @Override
+      public List<KernelPath> mayCall() {
+        return List.of(swapOutMmByVictim.get(UNNAMED_VICTIM)); // every victim's has this shape
       }
     };
     swapOut =
