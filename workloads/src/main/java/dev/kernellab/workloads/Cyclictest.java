@@ -64,13 +64,15 @@ public final class Cyclictest {
     for (int i = 0; i < threads; i++) {
       long interval = intervalNs + i * DISTANCE_NS;
       long[] next = {-1};
+      long[] left = {0}; // the time to the expiry, read in user space before the call
       programs.add(
           KernelPath.userProgram("cyclictest" + i)
               .probe((c, t, now) -> next[0] = now + interval)
               .loop("main", Long.MAX_VALUE, l -> l
+                  .probe((c, t, now) -> left[0] = next[0] - now)
                   .syscall(KernelPath.path("kernel/timer.c", "sys_nanosleep")
                       .compute(Timer.NANOSLEEP_SETUP_NS)
-                      .nanosleep(c -> next[0] - c.now())
+                      .nanosleep(c -> left[0])
                       .build())
                   .probe((c, t, now) -> {
                     latency.record(now - next[0], now, c.id());
