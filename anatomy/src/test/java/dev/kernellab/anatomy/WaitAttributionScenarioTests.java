@@ -327,4 +327,42 @@ class WaitAttributionScenarioTests {
     assertThat(wait(s).holders()).containsExactly(
         new Cause.NotPreemptible(b, k, 4 * MS + Timer.NANOSLEEP_SETUP_NS, false, false, Optional.empty(), 0));
   }
+
+  /**
+   * A second RTC interrupt at 2 ms, while realfeel (woken at 1 ms) still waits for B's 3 ms
+   * call: its handler's time is a holder of its own, in hardirq context, and B's call ends that
+   * much later.
+   */
+  @Test
+  void anInterruptHandlerThatRunsInTheWaitIsAHolderInHardirqContext() {
+    KernelPath k = path("K", p -> p.compute(3 * MS));
+    Machine m = new Machine(once(k), false);
+    LatencyAnatomy a = m.anatomy(4);
+    m.run(40 * MS, MS, 2 * MS);
+    SampleAnatomy s = a.worst().get(0);
+    assertAddsUp(s);
+    TaskId b = b(s);
+    List<Cause.Holding> holders = wait(s).holders();
+    assertThat(holders.get(0)).isEqualTo(new Cause.NotPreemptible(b, k, 2 * MS, false, false, Optional.empty(), 0));
+    assertThat(holders.subList(1, holders.size())).allSatisfy(h ->
+        assertThat(h).isInstanceOfSatisfying(Cause.InterruptHandler.class, i -> assertThat(i.task()).isEqualTo(b)));
+    assertThat(holders.stream().skip(1).mapToLong(Cause.Holding::ns).sum()).isEqualTo(HANDLER);
+    assertThat(wait(s).ns()).isEqualTo(2 * MS + HANDLER);
+  }
+
+  /**
+   * K turns interrupts off and calls X with them off: X's whole stretch, which starts at its
+   * entry and not at a local_irq_disable, is named as interrupts off.
+   */
+  @Test
+  void aPathCalledWithInterruptsOffHoldsWithThemOff() {
+    KernelPath x = path("X", p -> p.compute(300 * US));
+    KernelPath k = path("K", p -> p.preemptDisable().compute(2 * MS).preemptEnableNoResched()
+        .localIrqDisable().call(x).localIrqEnable());
+    SampleAnatomy s = onlySample(k, true);
+    TaskId b = b(s);
+    assertThat(wait(s).holders()).startsWith(
+        new Cause.PreemptCountHeld(b, k, 1, MS, 0),
+        new Cause.InterruptsOff(b, x, 300 * US, 0));
+  }
 }
