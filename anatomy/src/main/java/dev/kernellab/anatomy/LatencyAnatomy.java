@@ -243,6 +243,9 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     account(now, cpu);
     if (cpu < irqsOffIterations.length) {
       irqsOffIterations[cpu] = 0;
+      // the kernel tells of local_irq_disable before it clears the flag: the stretch that
+      // starts now is the one that runs with interrupts off
+      stretch[cpu].irqsOff = true;
     }
   }
 
@@ -257,6 +260,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
       o.task = kernel.cpu(cpu).current();
       o.iterations = irqsOffIterations[cpu];
       o.declared = kernel.cpu(cpu).declaredCause();
+      stretch[cpu].irqsOff = false; // told before the flag is set again, as irqsOff
     }
   }
 
@@ -286,6 +290,11 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   @Override
   public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) {
     account(now, cpu);
+    if (cpu < stretch.length) {
+      // told before the CPU drops the lock from its held locks: the stretch that starts now
+      // runs under the lock taken before it, if any
+      stretch[cpu].released(lock, kernel.cpu(cpu));
+    }
   }
 
   @Override

@@ -55,6 +55,20 @@ final class WaitLedger {
       irqsOff = !c.interruptsEnabled();
       declared = c.declaredCause();
     }
+
+    /** {@code released} is no longer held, though {@code c} still lists it. */
+    void released(SpinLock released, KernelCpu c) {
+      if (lock != released) {
+        return;
+      }
+      lock = null;
+      for (int i = c.heldLockCount() - 1; i >= 0; i--) {
+        if (c.heldLock(i) != released) {
+          lock = c.heldLock(i);
+          return;
+        }
+      }
+    }
   }
 
   final KernelPath[] path = new KernelPath[SLOTS];
