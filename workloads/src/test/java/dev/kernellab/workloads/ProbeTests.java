@@ -11,6 +11,7 @@ import dev.kernellab.kernel.SimpleRoundRobinScheduler;
 import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.paths.drivers.Rtc;
+import dev.kernellab.paths.kernel.Timer;
 import org.junit.jupiter.api.Test;
 
 /** The probes on small machines whose answers are known by hand. */
@@ -94,8 +95,9 @@ class ProbeTests {
     Cyclictest busy = new Cyclictest(1, 1 * MS);
     Kernel k2 = machine(q, busy.tasks().toArray(new TaskSpec[0])).build();
     k2.run(100 * MS);
-    // 1 ms asked by SCHED_FIFO: udelay, exact on a zero-cost machine.
-    assertThat(busy.result().latency().maxNs()).isZero();
+    // 1 ms asked by SCHED_FIFO: udelay, exact on a zero-cost machine but for sys_nanosleep's
+    // own setup, which runs after cyclictest read the time left.
+    assertThat(busy.result().latency().maxNs()).isEqualTo(Timer.NANOSLEEP_SETUP_NS);
     assertThat(busy.result().latency().samples()).isBetween(98L, 100L);
   }
 }
