@@ -2,22 +2,15 @@ package dev.kernellab.anatomy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kernellab.hw.MachineSpec;
-import dev.kernellab.kernel.Kernel;
-import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.LatencyCause;
-import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.paths.fs.Ext2;
 import dev.kernellab.paths.fs.FileIo;
 import dev.kernellab.paths.fs.VfsFile;
 import dev.kernellab.paths.kernel.Timer;
-import dev.kernellab.preempt.PreemptKernelPatch;
 import dev.kernellab.workloads.LoopbackNfs;
-import dev.kernellab.workloads.Realfeel;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,31 +23,6 @@ class BigKernelLockScenarioTests {
 
   private static final long MS = 1_000_000;
 
-  /** The worst sample of realfeel on one preemptible CPU with the catalog and {@code tasks}. */
-  private static SampleAnatomy worst(Kernel24Paths paths, Consumer<KernelBuilder> tasks, long runNs) {
-    Realfeel realfeel = new Realfeel(paths, Realfeel.DEFAULT_HZ);
-    KernelBuilder kb = new KernelBuilder(MachineSpec.uniprocessor(), 1)
-        .scheduler(SchedulerProvider.create("goodness"));
-    paths.install(kb);
-    paths.installDaemons(kb);
-    kb.patch(new PreemptKernelPatch());
-    LatencyAnatomy anatomy = new LatencyAnatomy(realfeel.probe(), 4);
-    kb.tracer(anatomy);
-    kb.task(realfeel.task());
-    tasks.accept(kb);
-    realfeel.listen(anatomy);
-    Kernel kernel = kb.build();
-    realfeel.start(kernel);
-    kernel.run(runNs);
-    return anatomy.worst().get(0);
-  }
-
-  private static String describe(Cause c) {
-    assertThat(c).isInstanceOf(Cause.Declared.class);
-    Cause.Declared d = (Cause.Declared) c;
-    return d.cause().describe(d.hold());
-  }
-
   /**
    * rm of a 100 MB file that is not in the page cache (written long ago): truncate_inode_pages
    * has nothing to do, and ext2_delete_inode frees its 25,600 blocks, 25 indirect blocks and the
@@ -65,7 +33,7 @@ class BigKernelLockScenarioTests {
     Kernel24Paths paths = Kernel24Paths.withDefaults();
     VfsFile big = paths.pageCache().create("big.iso", 25_600);
     FileIo io = new FileIo();
-    SampleAnatomy w = worst(paths, kb -> kb.task(TaskSpec.user("rm", KernelPath.userProgram("rm")
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(paths, (p, kb) -> kb.task(TaskSpec.user("rm", KernelPath.userProgram("rm")
         .syscall(Timer.sysNanosleep(20 * MS))
         .syscall(paths.filemap().sysUnlink, c -> io.on(big, 0, 0))
         .loop("idle", Long.MAX_VALUE, l -> l.syscall(Timer.sysNanosleep(100 * MS)))
@@ -76,7 +44,7 @@ class BigKernelLockScenarioTests {
       assertThat(d.task().comm()).isEqualTo("rm");
       assertThat(d.iterations()).isEqualTo(25_600);
     });
-    assertThat(describe(w.culprit())).startsWith("ext2_truncate: 25,600 blocks freed, BKL held (on rm[");
+    assertThat(PreemptibleRealfeelRig.describe(w.culprit())).startsWith("ext2_truncate: 25,600 blocks freed, BKL held (on rm[");
     assertThat(w.latencyNs()).isGreaterThan(2 * MS);
     assertThat(Ext2.holdNs(25_600)).isBetween(2_600_000L, 2_700_000L);
   }
@@ -92,7 +60,7 @@ class BigKernelLockScenarioTests {
     LoopbackNfs nfs = new LoopbackNfs(paths, 1);
     VfsFile out = nfs.create("out.o", 0);
     FileIo io = new FileIo();
-    SampleAnatomy w = worst(paths, kb -> {
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(paths, (p, kb) -> {
       nfs.daemons().forEach(kb::task);
       kb.task(TaskSpec.user("cc1", KernelPath.userProgram("cc1")
           .loop("object", Long.MAX_VALUE, l -> l
@@ -105,7 +73,7 @@ class BigKernelLockScenarioTests {
       assertThat(d.cause()).isInstanceOf(LoopbackNfs.NfsdBkl.class);
       assertThat(d.task().comm()).startsWith("nfsd");
     });
-    assertThat(describe(w.culprit()))
+    assertThat(PreemptibleRealfeelRig.describe(w.culprit()))
         .matches("BKL held by nfsd\\d\\[\\d+\\] in svc_process \\(mm/filemap.c generic_file_write, \\d+\\.\\d us\\)");
     // A preemptible kernel would switch to realfeel at the wake-up: ~17 us on this machine.
     assertThat(w.latencyNs()).isGreaterThan(50_000);

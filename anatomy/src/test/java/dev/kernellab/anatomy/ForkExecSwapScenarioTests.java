@@ -15,9 +15,6 @@ import dev.kernellab.paths.fs.Execve;
 import dev.kernellab.paths.kernel.Fork;
 import dev.kernellab.paths.kernel.Timer;
 import dev.kernellab.paths.mm.Vmscan;
-import dev.kernellab.preempt.PreemptKernelPatch;
-import dev.kernellab.workloads.Realfeel;
-import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,30 +28,6 @@ class ForkExecSwapScenarioTests {
   private static final long MS = 1_000_000;
   /** A big process: 80 MB resident in one vma. */
   private static final long BIG = 20_000;
-
-  private static SampleAnatomy worst(Kernel24Paths paths, BiConsumer<Kernel24Paths, KernelBuilder> tasks, long runNs) {
-    Realfeel realfeel = new Realfeel(paths, Realfeel.DEFAULT_HZ);
-    KernelBuilder kb = new KernelBuilder(MachineSpec.uniprocessor(), 1)
-        .scheduler(SchedulerProvider.create("goodness"));
-    paths.install(kb);
-    paths.installDaemons(kb);
-    kb.patch(new PreemptKernelPatch());
-    LatencyAnatomy anatomy = new LatencyAnatomy(realfeel.probe(), 4);
-    kb.tracer(anatomy);
-    kb.task(realfeel.task());
-    tasks.accept(paths, kb);
-    realfeel.listen(anatomy);
-    Kernel kernel = kb.build();
-    realfeel.start(kernel);
-    kernel.run(runNs);
-    return anatomy.worst().get(0);
-  }
-
-  private static String describe(Cause c) {
-    assertThat(c).isInstanceOf(Cause.Declared.class);
-    Cause.Declared d = (Cause.Declared) c;
-    return d.cause().describe(d.hold());
-  }
 
   /** kswapd does nothing but swap_out, which wants {@code wanted} ptes a call; no timed wake-ups. */
   private static Kernel24Paths onlySwapOut(long wanted) {
@@ -78,7 +51,7 @@ class ForkExecSwapScenarioTests {
     Kernel24Paths paths = onlySwapOut(BIG);
     KernelPath wake = KernelPath.path("scenario/alloc.c", "wakeup_kswapd")
         .wakeUp(paths.vmscan().kswapdWait).build();
-    SampleAnatomy w = worst(paths, (p, kb) -> {
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(paths, (p, kb) -> {
       kb.task(TaskSpec.user("X", SLEEP_FOREVER).residentPages(BIG));
       kb.task(TaskSpec.user("alloc", KernelPath.userProgram("alloc")
           .syscall(Timer.sysNanosleep(30 * MS)).syscall(wake).syscall(Timer.sysNanosleep(3_600_000 * MS)).build()));
@@ -88,7 +61,7 @@ class ForkExecSwapScenarioTests {
       assertThat(d.task().comm()).isEqualTo("kswapd");
       assertThat(d.iterations()).isGreaterThan(1_000);
     });
-    assertThat(describe(w.culprit()))
+    assertThat(PreemptibleRealfeelRig.describe(w.culprit()))
         .matches("swap_out_mm: [\\d,]+ ptes of X's mm walked with page_table_lock held \\(on kswapd\\[\\d+\\], .*");
     assertThat(w.latencyNs()).isGreaterThan(MS);
   }
@@ -131,7 +104,7 @@ class ForkExecSwapScenarioTests {
    */
   @Test
   void aForkOfABigProcessIsNamedAsThatForkAndItsPtes() {
-    SampleAnatomy w = worst(Kernel24Paths.withDefaults(), (p, kb) -> kb.task(TaskSpec.user("X",
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(Kernel24Paths.withDefaults(), (p, kb) -> kb.task(TaskSpec.user("X",
         KernelPath.userProgram("X")
             .syscall(Timer.sysNanosleep(30 * MS))
             .syscall(p.fork().sysFork("xterm", SLEEP_FOREVER))
@@ -140,7 +113,7 @@ class ForkExecSwapScenarioTests {
       assertThat(d.cause()).isEqualTo(new Fork.DoFork("xterm"));
       assertThat(d.task().comm()).isEqualTo("X");
     });
-    assertThat(describe(w.culprit())).matches(
+    assertThat(PreemptibleRealfeelRig.describe(w.culprit())).matches(
         "fork for xterm: dup_mmap copied [\\d,]+ ptes of a vma of the parent's mm with page_table_lock held"
             + " \\(on X\\[\\d+\\], .*");
     assertThat(w.latencyNs()).isGreaterThan(MS);
@@ -153,14 +126,14 @@ class ForkExecSwapScenarioTests {
   @Test
   void anExecFromTheCopyOfABigProcessIsNamedAsThatExec() {
     Execve.Image ls = new Execve.Image("ls", 10, 2, 8, 20, 2, 100, 6, 4);
-    SampleAnatomy w = worst(Kernel24Paths.withDefaults(), (p, kb) -> kb.task(TaskSpec.user("sh",
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(Kernel24Paths.withDefaults(), (p, kb) -> kb.task(TaskSpec.user("sh",
         KernelPath.userProgram("sh")
             .syscall(Timer.sysNanosleep(30 * MS))
             .syscall(p.execve().sysExecve(ls))
             .syscall(Timer.sysNanosleep(3_600_000 * MS)).build()).residentPages(BIG)), 100 * MS);
     assertThat(w.culprit()).isInstanceOfSatisfying(Cause.Declared.class, d ->
         assertThat(d.cause()).isEqualTo(new Execve.Exec("ls", 152)));
-    assertThat(describe(w.culprit())).matches(
+    assertThat(PreemptibleRealfeelRig.describe(w.culprit())).matches(
         "exec of ls \\(152 pages\\): [\\d,]+ ptes of the forked copy unmapped with page_table_lock held"
             + " \\(on sh\\[\\d+\\], .*");
     assertThat(w.latencyNs()).isGreaterThan(MS);
@@ -176,7 +149,7 @@ class ForkExecSwapScenarioTests {
   void aForkAfterThePidSpaceWrappedIsNamedAsGetPidsWalk() {
     Kernel24Paths paths = Kernel24Paths.withDefaults();
     paths.fork().setLastPid(Fork.PID_MAX - 1);
-    SampleAnatomy w = worst(paths, (p, kb) -> {
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(paths, (p, kb) -> {
       for (int i = 0; i < 400; i++) {
         kb.task(TaskSpec.user("daemon" + i, SLEEP_FOREVER).residentPages(16));
       }
@@ -190,7 +163,7 @@ class ForkExecSwapScenarioTests {
       assertThat(d.cause()).isEqualTo(new Fork.GetPid("ls"));
       assertThat(d.task().comm()).isEqualTo("sh");
     });
-    assertThat(describe(w.culprit())).matches("get_pid for ls: [\\d,]+ task visits under tasklist_lock, the walk"
+    assertThat(PreemptibleRealfeelRig.describe(w.culprit())).matches("get_pid for ls: [\\d,]+ task visits under tasklist_lock, the walk"
         + " restarted at each pid in use after the pid space wrapped \\(on sh\\[\\d+\\], .*");
     assertThat(w.latencyNs()).isGreaterThan(MS);
   }

@@ -2,14 +2,10 @@ package dev.kernellab.anatomy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kernellab.hw.MachineSpec;
-import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.Distribution;
-import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.KernelTimer;
 import dev.kernellab.kernel.LatencyCause;
-import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.kernel.TimerBh;
 import dev.kernellab.paths.Kernel24Paths;
@@ -17,10 +13,6 @@ import dev.kernellab.paths.PathParams;
 import dev.kernellab.paths.kernel.Timer;
 import dev.kernellab.paths.mm.Slab;
 import dev.kernellab.paths.net.Net;
-import dev.kernellab.preempt.PreemptKernelPatch;
-import dev.kernellab.workloads.Realfeel;
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,37 +26,6 @@ class SoftirqTimerSlabScenarioTests {
   private static final long MS = 1_000_000;
 
   /**
-   * The worst sample of realfeel on one CPU with the preempt patch, the catalog installed,
-   * {@code tasks} adding the load's tasks to the builder, {@code before} arming the kernel
-   * before it runs for {@code runNs}.
-   */
-  private static SampleAnatomy worst(Kernel24Paths paths, BiConsumer<Kernel24Paths, KernelBuilder> tasks,
-      Consumer<Kernel> before, long runNs) {
-    Realfeel realfeel = new Realfeel(paths, Realfeel.DEFAULT_HZ);
-    KernelBuilder kb = new KernelBuilder(MachineSpec.uniprocessor(), 1)
-        .scheduler(SchedulerProvider.create("goodness"));
-    paths.install(kb);
-    paths.installDaemons(kb);
-    kb.patch(new PreemptKernelPatch());
-    LatencyAnatomy anatomy = new LatencyAnatomy(realfeel.probe(), 4);
-    kb.tracer(anatomy);
-    kb.task(realfeel.task());
-    tasks.accept(paths, kb);
-    realfeel.listen(anatomy);
-    Kernel kernel = kb.build();
-    realfeel.start(kernel);
-    before.accept(kernel);
-    kernel.run(runNs);
-    return anatomy.worst().get(0);
-  }
-
-  private static String describe(Cause c) {
-    assertThat(c).isInstanceOf(Cause.Declared.class);
-    Cause.Declared d = (Cause.Declared) c;
-    return d.cause().describe(d.hold());
-  }
-
-  /**
    * ttcp with 8 MB socket buffers (ttcp -b) writes 4 MB in one call: the congestion window holds
    * most of it on the write queue while the writer owns the socket, and at release_sock the ACKs
    * that came meanwhile release it; the softirq then drains the whole exchange, segment after
@@ -74,7 +35,7 @@ class SoftirqTimerSlabScenarioTests {
   void aBigTtcpWriteDrainedInOneSoftirqRunIsNamedAsThatConnectionsPackets() {
     Kernel24Paths paths = Kernel24Paths.withDefaults();
     Net.Connection conn = paths.net().newConnection("ttcp", 512, 512);
-    SampleAnatomy w = worst(paths, (p, kb) -> {
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(paths, (p, kb) -> {
       kb.task(TaskSpec.user("ttcp-t", KernelPath.userProgram("ttcp-t")
           .compute(MS).syscall(conn.sendmsg(256))
           .loop("idle", Long.MAX_VALUE, l -> l.syscall(Timer.sysNanosleep(100 * MS))).build()));
@@ -86,14 +47,14 @@ class SoftirqTimerSlabScenarioTests {
       assertThat(d.cause()).isEqualTo(new Net.NetRxAction("ttcp's connection"));
       assertThat(d.iterations()).isEqualTo(Net.RX_BUDGET);
     });
-    assertThat(describe(w.culprit())).startsWith("net_rx_action: 302 packets of ttcp's connection (on ttcp-t[");
+    assertThat(PreemptibleRealfeelRig.describe(w.culprit())).startsWith("net_rx_action: 302 packets of ttcp's connection (on ttcp-t[");
     assertThat(w.latencyNs()).isGreaterThan(MS);
   }
 
   /** 2,000 timers armed for the same jiffy (the fifth tick) run from one timer bottom half. */
   @Test
   void aTickThatExpiresTwoThousandTimersIsNamedAsRunTimerList() {
-    SampleAnatomy w = worst(Kernel24Paths.withDefaults(), (p, kb) -> { }, k -> {
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(Kernel24Paths.withDefaults(), (p, kb) -> { }, k -> {
       for (int i = 0; i < 2_000; i++) {
         k.modTimer(new KernelTimer("t" + i, c -> { }), 5);
       }
@@ -102,7 +63,7 @@ class SoftirqTimerSlabScenarioTests {
       assertThat(d.cause()).isEqualTo(new TimerBh.RunTimerList());
       assertThat(d.iterations()).isEqualTo(2_000);
     });
-    assertThat(describe(w.culprit())).startsWith("run_timer_list: 2,000 timers (on ");
+    assertThat(PreemptibleRealfeelRig.describe(w.culprit())).startsWith("run_timer_list: 2,000 timers (on ");
   }
 
   /** calc_load's walk of 2,000 sleeping tasks, once LOAD_FREQ has passed. */
@@ -110,14 +71,14 @@ class SoftirqTimerSlabScenarioTests {
   void aLoadAverageOverTwoThousandTasksIsNamedAsCountActiveTasks() {
     KernelPath sleeper = KernelPath.userProgram("sleeper")
         .syscall(Timer.sysNanosleep(3_600_000 * MS)).build();
-    SampleAnatomy w = worst(Kernel24Paths.withDefaults(), (p, kb) -> {
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(Kernel24Paths.withDefaults(), (p, kb) -> {
       for (int i = 0; i < 2_000; i++) {
         kb.task(TaskSpec.user("sleeper" + i, sleeper));
       }
     }, k -> { }, 5_200 * MS);
     assertThat(w.culprit()).isInstanceOfSatisfying(Cause.Declared.class, d ->
         assertThat(d.cause()).isEqualTo(new TimerBh.CountActiveTasks()));
-    assertThat(describe(w.culprit())).matches("count_active_tasks: 2,0\\d\\d tasks \\(on .*, \\d+\\.\\d us\\)");
+    assertThat(PreemptibleRealfeelRig.describe(w.culprit())).matches("count_active_tasks: 2,0\\d\\d tasks \\(on .*, \\d+\\.\\d us\\)");
   }
 
   /**
@@ -135,7 +96,7 @@ class SoftirqTimerSlabScenarioTests {
         b.dirtyListSkipped(), none, none, none, none, b.deviceBuffers(), b.openFiles(), 0, false));
     KernelPath wake = KernelPath.path("scenario/alloc.c", "wakeup_kswapd")
         .wakeUp(paths.vmscan().kswapdWait).build();
-    SampleAnatomy w = worst(paths, (p, kb) -> kb.task(TaskSpec.user("alloc", KernelPath.userProgram("alloc")
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(paths, (p, kb) -> kb.task(TaskSpec.user("alloc", KernelPath.userProgram("alloc")
         .loop("wake", 5, l -> l.syscall(Timer.sysNanosleep(30 * MS)).syscall(wake)).build())), k -> {
           paths.slab().alloc(Slab.DENTRY_CACHE, 70_000);
           paths.slab().free(Slab.DENTRY_CACHE, 100_000);
@@ -146,19 +107,19 @@ class SoftirqTimerSlabScenarioTests {
       assertThat(d.task().comm()).isEqualTo("kswapd");
       assertThat(d.iterations()).isEqualTo(2_942);
     });
-    assertThat(describe(w.culprit())).startsWith("kmem_cache_reap: 2,942 free slabs counted, interrupts off (on kswapd[");
+    assertThat(PreemptibleRealfeelRig.describe(w.culprit())).startsWith("kmem_cache_reap: 2,942 free slabs counted, interrupts off (on kswapd[");
   }
 
   /** A reader of /proc/net/tcp walks the established hash with bottom halves off. */
   @Test
   void aReadOfProcNetTcpIsNamedAsTheHashWalkWithBottomHalvesOff() {
     Kernel24Paths paths = Kernel24Paths.withDefaults();
-    SampleAnatomy w = worst(paths, (p, kb) -> kb.task(TaskSpec.user("netstat", KernelPath.userProgram("netstat")
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(paths, (p, kb) -> kb.task(TaskSpec.user("netstat", KernelPath.userProgram("netstat")
         .loop("refresh", Long.MAX_VALUE, l -> l.syscall(p.net().tcpGetInfo).syscall(Timer.sysNanosleep(20 * MS)))
         .build())), k -> { }, 100 * MS);
     assertThat(w.culprit()).isInstanceOfSatisfying(Cause.Declared.class, d ->
         assertThat(d.cause()).isEqualTo(new Net.TcpGetInfo()));
-    assertThat(describe(w.culprit())).startsWith("tcp_get_info: 8,192 hash buckets walked, bottom halves off (on netstat[");
+    assertThat(PreemptibleRealfeelRig.describe(w.culprit())).startsWith("tcp_get_info: 8,192 hash buckets walked, bottom halves off (on netstat[");
   }
 
   /** What explain prints for a declared cause is the cause's own line. */
