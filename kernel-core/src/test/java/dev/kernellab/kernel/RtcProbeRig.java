@@ -90,6 +90,43 @@ public final class RtcProbeRig {
         .schedule(new Event("rtc.assert", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), tIrq);
   }
 
+  /**
+   * The instants an RTC handler is entered on a zero-cost uniprocessor but for a 100 us context
+   * switch, under scheduler {@code s}: T (SCHED_FIFO) sleeps on a queue, H computes in user mode;
+   * the interrupt at 1 ms wakes T, whose switch back in runs from 1 ms to 1.1 ms, and a second
+   * interrupt is asserted at 1.05 ms, inside that switch. Its handler enters at 1.05 ms if the
+   * switch runs with interrupts on, at 1.1 ms if under the runqueue lock with them off.
+   */
+  public static List<Long> handlerEntriesAroundASwitch(Scheduler s) {
+    long us = 1_000;
+    long ms = 1_000_000;
+    List<Long> entered = new ArrayList<>();
+    WaitQueue wq = new WaitQueue("q");
+    KernelPath irq = KernelPath.path("drivers/char/rtc.c", "rtc_interrupt")
+        .effect("ack, note the instant", c -> {
+          c.machine().rtc().readRegisterC();
+          entered.add(c.now());
+        })
+        .wakeUp(wq)
+        .build();
+    Kernel k = new KernelBuilder(
+            MachineSpec.uniprocessor().withCosts(new CostTable(0, 0, 100 * us, 0, 0, 0, 0, 0, 0, 0, 0)), 1)
+        .scheduler(s)
+        .debugChecks(DebugChecks.all())
+        .requestIrq(Rtc.IRQ, "rtc", irq, true)
+        .task(TaskSpec.user("T", KernelPath.userProgram("T")
+            .syscall(KernelPath.path("test/t.c", "wait").sleepOn(wq).build())
+            .loop("spin", Long.MAX_VALUE, l -> l.compute(ms)).build()).fifo(50))
+        .task(TaskSpec.user("H", userHog()))
+        .build();
+    assertRtcAt(k, ms);
+    k.machine().simulation().schedule(
+        new Event("rtc.assert again", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), ms + 50 * us);
+    k.run(2 * ms);
+    k.checkInvariants();
+    return entered;
+  }
+
   /** Builds, runs to {@code endNs}, returns P's first latency. */
   public long firstLatency(KernelBuilder b, long tIrq, long endNs) {
     Kernel k = b.build();

@@ -2,19 +2,8 @@ package dev.kernellab.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kernellab.hw.CostTable;
-import dev.kernellab.hw.MachineSpec;
-import dev.kernellab.hw.Rtc;
-import dev.kernellab.hw.sim.Event;
-import dev.kernellab.kernel.DebugChecks;
-import dev.kernellab.kernel.Kernel;
-import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.RtcProbeRig;
 import dev.kernellab.kernel.SchedulerProvider;
-import dev.kernellab.kernel.TaskSpec;
-import dev.kernellab.kernel.WaitQueue;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -34,31 +23,7 @@ class SwitchLockingTests {
   private static final long MS = 1_000_000;
 
   private static List<Long> handlerEntries(String scheduler) {
-    List<Long> entered = new ArrayList<>();
-    WaitQueue wq = new WaitQueue("q");
-    KernelPath irq = KernelPath.path("drivers/char/rtc.c", "rtc_interrupt")
-        .effect("ack, note the instant", c -> {
-          c.machine().rtc().readRegisterC();
-          entered.add(c.now());
-        })
-        .wakeUp(wq)
-        .build();
-    Kernel k = new KernelBuilder(
-            MachineSpec.uniprocessor().withCosts(new CostTable(0, 0, 100 * US, 0, 0, 0, 0, 0, 0, 0, 0)), 1)
-        .scheduler(SchedulerProvider.create(scheduler))
-        .debugChecks(DebugChecks.all())
-        .requestIrq(Rtc.IRQ, "rtc", irq, true)
-        .task(TaskSpec.user("T", KernelPath.userProgram("T")
-            .syscall(KernelPath.path("test/t.c", "wait").sleepOn(wq).build())
-            .loop("spin", Long.MAX_VALUE, l -> l.compute(MS)).build()).fifo(50))
-        .task(TaskSpec.user("H", RtcProbeRig.userHog()))
-        .build();
-    RtcProbeRig.assertRtcAt(k, MS);
-    k.machine().simulation().schedule(
-        new Event("rtc.assert again", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), MS + 50 * US);
-    k.run(2 * MS);
-    k.checkInvariants();
-    return entered;
+    return RtcProbeRig.handlerEntriesAroundASwitch(SchedulerProvider.create(scheduler));
   }
 
   @Test
