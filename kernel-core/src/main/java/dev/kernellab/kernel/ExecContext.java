@@ -89,7 +89,19 @@ final class ExecContext {
 
   /** True if the running frame executes user-mode code. */
   boolean inUserMode() {
-    return depth > 0 && frames[depth - 1].user;
+    if (depth == 0) {
+      return false;
+    }
+    Frame top = frames[depth - 1];
+    if (top.user) {
+      return true;
+    }
+    // A kernel frame whose last operation has run, with no iteration to come, is already
+    // returned from; the interpreter pops it at its next step, after taking an interrupt that
+    // became deliverable. On a return to user mode that last operation was iret, which sets
+    // the privilege level and the interrupt flag together: an interrupt taken there interrupted
+    // user mode, and ret_from_intr must look at need_resched as for user mode.
+    return depth > 1 && top.pc >= top.path.size() && top.path.site() == null && frames[depth - 2].user;
   }
 
   void saveIrqFlag(boolean enabled) {

@@ -244,20 +244,26 @@ final class TaskOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (f.phase == 0) {
-        f.phase = 1;
         if (toUser) {
           k.checks.checkUserReturnIrqState(c, 1); // the fault's own saved flags: iret's
         }
         c.irqDisable(ctx);
         Task t = c.current;
+        // Both ways back loop to the test after schedule() returns, with interrupts on in
+        // between: ret_from_sys_call's "reschedule: call schedule; jmp ret_from_sys_call", and
+        // the preempt patch's "call preempt_schedule; jmp ret_from_intr". An interrupt taken as
+        // schedule() returns may have set need_resched again; the phase stays 0 so it is seen.
         if (toUser) {
           k.checks.checkUserReturn(c);
           if (t.needResched()) {
             k.sched.callSchedule(c, ctx);
+            return;
           }
         } else if (k.preemption.preemptOnIrqReturn(c, t)) {
           ctx.push(k.programs.preemptSchedulePath, false);
+          return;
         }
+        f.phase = 1;
         return;
       }
       // iret: the flags the fault came with (user mode always had interrupts on).

@@ -25,6 +25,30 @@ class ScheduleReturnTests {
   private static final CostTable SWITCH_ONLY =
       new CostTable(0, 0, 10 * US, 0, 0, 0, 0, 0, 0, 0, 0);
 
+  /**
+   * ret_from_sys_call's restore_all ends in iret, which sets the privilege level and the
+   * interrupt flag together: an interrupt held off by its cli and taken at that instant
+   * interrupted user mode, so ret_from_intr reschedules if it set need_resched. Every system
+   * call exit costs 100 us, nothing else costs time (the three boot tasks' ret_from_fork take
+   * 0..0.3 ms): B's system call runs 0.3..1.3 ms and its exit, under cli, 1.3..1.4 ms; the RTC
+   * asserted at 1.35 ms wakes P at 1.4 ms, and P, back through its own exit, samples at 1.5 ms:
+   * 150 us. Taken as if in kernel mode, the
+   * interrupt left B to return to user mode with need_resched set and compute on.
+   */
+  @Test
+  void anInterruptHeldOffByTheSystemCallExitIsTakenInUserMode() {
+    RtcProbeRig rig = new RtcProbeRig();
+    CostTable exitOnly = new CostTable(0, 0, 0, 0, 0, 100 * US, 0, 0, 0, 0, 0);
+    Kernel k = rig.builder(new SimpleRoundRobinScheduler(),
+            RtcProbeRig.busyTask(KernelPath.path("test/k.c", "work").compute(MS).build()), exitOnly, 1)
+        .debugChecks(DebugChecks.all())
+        .build();
+    RtcProbeRig.assertRtcAt(k, MS + 350 * US);
+    k.run(5 * MS);
+    k.checkInvariants();
+    assertThat(rig.latencies).startsWith(150 * US);
+  }
+
   @Test
   void aChildWokenIntoDuringItsFirstSwitchReschedulesAtRetFromSysCall() {
     KernelPath child = KernelPath.userProgram("child").compute(MS).build();
