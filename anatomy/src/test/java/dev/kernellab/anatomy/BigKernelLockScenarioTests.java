@@ -6,6 +6,8 @@ import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.LatencyCause;
 import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.paths.Kernel24Paths;
+import dev.kernellab.paths.PathParams;
+import dev.kernellab.paths.drivers.Console;
 import dev.kernellab.paths.fs.Coredump;
 import dev.kernellab.paths.fs.Ext2;
 import dev.kernellab.paths.fs.FileIo;
@@ -113,6 +115,31 @@ class BigKernelLockScenarioTests {
     });
     assertThat(big.sizePages()).isZero();
     assertThat(w.latencyNs()).isGreaterThan(2 * MS);
+  }
+
+  /**
+   * make echoes a 2.4.17 compile command (216 bytes, two lines of 128 columns) to a framebuffer
+   * console: do_tty_write holds the BKL over write_chan, and each line's do_con_write draws and
+   * scrolls the whole screen (10.7 ms) before its console_conditional_schedule can drop it.
+   */
+  @Test
+  void aWriteToTheFramebufferConsoleIsNamedAsTtyWriteUnderTheBkl() {
+    Kernel24Paths paths = new Kernel24Paths(PathParams.defaults().withFramebufferConsole());
+    Console.TtyWrite line = new Console.TtyWrite();
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(paths, (p, kb) -> kb.task(TaskSpec.user("make",
+        KernelPath.userProgram("make")
+            .syscall(Timer.sysNanosleep(20 * MS))
+            .syscall(p.console().ttyWrite, c -> line.of(216))
+            .loop("idle", Long.MAX_VALUE, l -> l.syscall(Timer.sysNanosleep(100 * MS)))
+            .build())), 100 * MS);
+    assertThat(w.dominant().part()).isEqualTo(Part.WAIT_FOR_CPU);
+    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.Declared.class, d -> {
+      assertThat(d.cause()).isEqualTo(new Console.TtyWriteBkl());
+      assertThat(d.task().comm()).isEqualTo("make");
+    });
+    assertThat(PreemptibleRealfeelRig.describe(w.culprit())).startsWith("BKL held by make[");
+    assertThat(PreemptibleRealfeelRig.describe(w.culprit())).contains(" in tty_write (");
+    assertThat(w.latencyNs()).isGreaterThan(10 * MS);
   }
 
   /**

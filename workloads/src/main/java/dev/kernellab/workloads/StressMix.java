@@ -115,8 +115,9 @@ final class StressMix {
 
   private void addCompileJob(int job) {
     // make sleeps in wait4 for as long as its compile takes under the load: not a must-run.
+    // The harness logs make's output to a file (assumption), so no command reaches a terminal.
     add(compile.task(paths, job, COMPILE_JOBS, sources, objects, nfs.call(job, false), nfs.call(job, true),
-        LoopbackNfs.RSIZE), false);
+        LoopbackNfs.RSIZE, null), false);
   }
 
   private void addTtcp() {
