@@ -6,6 +6,9 @@ import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.LatencyCause;
 import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.paths.Kernel24Paths;
+import dev.kernellab.paths.PathParams;
+import dev.kernellab.paths.drivers.Console;
+import dev.kernellab.paths.fs.Coredump;
 import dev.kernellab.paths.fs.Ext2;
 import dev.kernellab.paths.fs.FileIo;
 import dev.kernellab.paths.fs.VfsFile;
@@ -47,6 +50,96 @@ class BigKernelLockScenarioTests {
     assertThat(PreemptibleRealfeelRig.describe(w.culprit())).startsWith("ext2_truncate: 25,600 blocks freed, BKL held (on rm[");
     assertThat(w.latencyNs()).isGreaterThan(2 * MS);
     assertThat(Ext2.holdNs(25_600)).isBetween(2_600_000L, 2_700_000L);
+  }
+
+  /**
+   * A 2,000-page process (8 MB resident) dies of SIGSEGV under {@code ulimit -c unlimited}:
+   * do_coredump writes the headers' page and its 2,000 pages through generic_file_write with
+   * the BKL held from its first line to its last, 26 ms without a preemption point.
+   */
+  @Test
+  void aCoreDumpIsNamedAsDoCoredumpWithThePagesWrittenUnderTheBkl() {
+    Kernel24Paths paths = Kernel24Paths.withDefaults();
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(paths, (p, kb) -> kb.task(TaskSpec.user("crashme-child",
+        KernelPath.userProgram("crashme-child")
+            .syscall(Timer.sysNanosleep(20 * MS))
+            .pageFault(p.coredump().fatalSignal(Coredump.RLIM_INFINITY))
+            .build()).residentPages(2_000)), 100 * MS);
+    assertThat(w.dominant().part()).isEqualTo(Part.WAIT_FOR_CPU);
+    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.Declared.class, d -> {
+      assertThat(d.cause()).isEqualTo(new Coredump.CoreDump());
+      assertThat(d.task().comm()).isEqualTo("crashme-child");
+    });
+    assertThat(PreemptibleRealfeelRig.describe(w.culprit()))
+        .matches("BKL held by crashme-child\\[\\d+\\] in do_coredump \\([\\d,]+ pages written, \\d+\\.\\d us\\)");
+    assertThat(w.latencyNs()).isGreaterThan(20 * MS);
+    assertThat(Coredump.holdNs(2_000)).isBetween(25 * MS, 28 * MS);
+  }
+
+  /**
+   * The same death under the kernel's default RLIMIT_CORE of 0: do_coredump takes the BKL, finds
+   * the limit below a page and lets it go; what the probe waits for is no core dump.
+   */
+  @Test
+  void underACoreLimitOfZeroTheDeathDumpsNothingAndIsNoWorstCase() {
+    Kernel24Paths paths = Kernel24Paths.withDefaults();
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(paths, (p, kb) -> kb.task(TaskSpec.user("crashme-child",
+        KernelPath.userProgram("crashme-child")
+            .syscall(Timer.sysNanosleep(20 * MS))
+            .pageFault(p.coredump().fatalSignal(0))
+            .build()).residentPages(2_000)), 100 * MS);
+    assertThat(paths.coredump().core()).isNull();
+    assertThat(w.latencyNs()).isLessThan(2 * MS);
+  }
+
+  /**
+   * truncate(2) to 0 of a 100 MB file written long ago (nothing cached): notify_change takes the
+   * BKL, vmtruncate has no page to drop and calls ext2_truncate, which frees the 25,600 blocks
+   * with the BKL taken again: the same stretch as the unlink's, reached through vmtruncate.
+   */
+  @Test
+  void aTruncateOfABigFileIsNamedAsExt2TruncateReachedThroughVmtruncate() {
+    Kernel24Paths paths = Kernel24Paths.withDefaults();
+    VfsFile big = paths.pageCache().create("big.log", 25_600);
+    FileIo io = new FileIo();
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(paths, (p, kb) -> kb.task(TaskSpec.user("logrotate",
+        KernelPath.userProgram("logrotate")
+            .syscall(Timer.sysNanosleep(20 * MS))
+            .syscall(paths.filemap().sysTruncate, c -> io.on(big, 0, 0))
+            .loop("idle", Long.MAX_VALUE, l -> l.syscall(Timer.sysNanosleep(100 * MS)))
+            .build())), 100 * MS);
+    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.Declared.class, d -> {
+      assertThat(d.cause()).isEqualTo(new Ext2.Ext2Truncate());
+      assertThat(d.task().comm()).isEqualTo("logrotate");
+      assertThat(d.iterations()).isEqualTo(25_600);
+    });
+    assertThat(big.sizePages()).isZero();
+    assertThat(w.latencyNs()).isGreaterThan(2 * MS);
+  }
+
+  /**
+   * make echoes a 2.4.17 compile command (216 bytes, two lines of 128 columns) to a framebuffer
+   * console: do_tty_write holds the BKL over write_chan, and each line's do_con_write draws and
+   * scrolls the whole screen (10.7 ms) before its console_conditional_schedule can drop it.
+   */
+  @Test
+  void aWriteToTheFramebufferConsoleIsNamedAsTtyWriteUnderTheBkl() {
+    Kernel24Paths paths = new Kernel24Paths(PathParams.defaults().withFramebufferConsole());
+    Console.TtyWrite line = new Console.TtyWrite();
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(paths, (p, kb) -> kb.task(TaskSpec.user("make",
+        KernelPath.userProgram("make")
+            .syscall(Timer.sysNanosleep(20 * MS))
+            .syscall(p.console().ttyWrite, c -> line.of(216))
+            .loop("idle", Long.MAX_VALUE, l -> l.syscall(Timer.sysNanosleep(100 * MS)))
+            .build())), 100 * MS);
+    assertThat(w.dominant().part()).isEqualTo(Part.WAIT_FOR_CPU);
+    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.Declared.class, d -> {
+      assertThat(d.cause()).isEqualTo(new Console.TtyWriteBkl());
+      assertThat(d.task().comm()).isEqualTo("make");
+    });
+    assertThat(PreemptibleRealfeelRig.describe(w.culprit())).startsWith("BKL held by make[");
+    assertThat(PreemptibleRealfeelRig.describe(w.culprit())).contains(" in tty_write (");
+    assertThat(w.latencyNs()).isGreaterThan(10 * MS);
   }
 
   /**

@@ -9,6 +9,7 @@ import dev.kernellab.paths.drivers.Block;
 import dev.kernellab.paths.drivers.Console;
 import dev.kernellab.paths.drivers.Rtc;
 import dev.kernellab.paths.fs.Buffer;
+import dev.kernellab.paths.fs.Coredump;
 import dev.kernellab.paths.fs.Dcache;
 import dev.kernellab.paths.fs.Execve;
 import dev.kernellab.paths.fs.Ext2;
@@ -90,6 +91,7 @@ public final class Kernel24Paths {
   private final Exit exit;
   private final Fork fork;
   private final Execve execve;
+  private final Coredump coredump;
   private final Apm apm = new Apm();
 
   /** Builds every path for one kernel. */
@@ -103,7 +105,8 @@ public final class Kernel24Paths {
     swapfile = new Swapfile(locks);
     memory = new Memory(locks, params, vmscan.allocWakeup);
     ext2 = new Ext2(locks, params);
-    filemap = new Filemap(locks, params, pageCache, vmscan.allocWakeup, buffer.balanceDirty, ext2.deleteInode);
+    filemap = new Filemap(locks, params, pageCache, vmscan.allocWakeup, buffer.balanceDirty, ext2.deleteInode,
+        ext2.truncate);
     proc = new Proc(params, swapfile.siSwapinfo);
     superBlock = new Super(dcache, inode, buffer, filemap.invalidateInodePages);
     syscalls = new Syscalls(locks);
@@ -114,6 +117,7 @@ public final class Kernel24Paths {
     exit = new Exit(locks, params, memory.exitMmap, mm.get(1));
     fork = new Fork(locks, memory.dupMmap, mm.get(2));
     execve = new Execve(locks, memory.exitMmap);
+    coredump = new Coredump(locks, params, pageCache, syscalls.open, filemap, exit.sysExit);
   }
 
   /**
@@ -200,6 +204,7 @@ public final class Kernel24Paths {
     // The child program only names the fork row; its 1 us of user work is never run here.
     out.addAll(fork.entries(KernelPath.userProgram("child").compute(1_000).build()));
     out.addAll(execve.entries(memory.entries().get(1)));
+    out.addAll(coredump.entries());
     out.addAll(Timer.entries(DEFAULT_PIT_READ_NS));
     out.addAll(apm.entries());
     return out;
@@ -231,6 +236,11 @@ public final class Kernel24Paths {
   /** mm/memory.c and mm/mmap.c. */
   public Memory memory() {
     return memory;
+  }
+
+  /** fs/exec.c do_coredump: a task killed by a signal dumps core under the BKL. */
+  public Coredump coredump() {
+    return coredump;
   }
 
   /** fs/ext2: the unlinked file's blocks freed under the BKL. */

@@ -29,8 +29,10 @@ final class KernelBuild {
       throw new IllegalArgumentException("make needs at least one job, got " + jobs);
     }
     for (int j = 0; j < jobs; j++) {
+      // make echoes each command to its terminal, the console (assumption: the build runs at a
+      // VGA text console, not in an xterm, whose pty's writes the kernel does not draw).
       tasks.add(compile.task(paths, j, jobs, sources, objects, paths.filemap().sysRead,
-          paths.filemap().sysWrite, STDIO));
+          paths.filemap().sysWrite, STDIO, paths.console().ttyWrite));
     }
   }
 

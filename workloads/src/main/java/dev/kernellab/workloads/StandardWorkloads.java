@@ -176,8 +176,12 @@ final class StandardWorkloads {
   }
 
   static Workload stress() {
+    return stress(StressMix.DEFAULT_CORE_LIMIT);
+  }
+
+  static Workload stress(long coreLimitBytes) {
     return new Composed("stress", STRESS_DESCRIPTION, (paths, b) -> {
-      StressMix mix = new StressMix(paths);
+      StressMix mix = new StressMix(paths, coreLimitBytes);
       return withRealfeel("stress", paths, b, mix.tasks(), mix.mustRun(), k -> mix.createFiles(),
           k -> {
             Map<String, Long> counters = new LinkedHashMap<>();

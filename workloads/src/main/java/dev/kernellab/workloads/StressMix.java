@@ -28,7 +28,9 @@ import java.util.List;
  *       maps anonymous memory, touches it page by page and unmaps it;
  *   <li><b>P3_FPU</b>: floating-point matrix work, a CPU hog in user mode;
  *   <li><b>FS</b>: file-system churn: create a file, write it, read it back, unlink it;
- *   <li><b>CRASHME</b>: processes that fork children which fault pages in and die at once.
+ *   <li><b>CRASHME</b>: processes that fork children which fault pages in and die of a signal,
+ *       dumping core when the load's {@code RLIMIT_CORE} lets them ({@link #StressMix(Kernel24Paths,
+ *       long)}).
  * </ul>
  *
  * <p>The component list follows the package as recalled in the whitepaper's setup (the exact
@@ -55,8 +57,17 @@ final class StressMix {
   static final Distribution CRASHME_PAGES = Distribution.logNormal(64, 1.0);
   /** CRASHME's pause between forks: assumption, 20 ms. */
   static final long CRASHME_PAUSE_NS = 20_000_000;
+  /**
+   * RLIMIT_CORE of the load, bytes: 0, {@code ulimit -c 0}. crashme sets no limit of its own
+   * (crashme.c 2.4, G. Carrette: no setrlimit), so its children have the shell's: the kernel
+   * starts init with a soft core limit of 0 (2.4.17 include/asm-i386/resource.h INIT_RLIMITS),
+   * and that Red Hat's /etc/profile kept it there ("ulimit -S -c 0", recalled) and that
+   * stress-kernel's harness did not raise it are assumptions.
+   */
+  static final long DEFAULT_CORE_LIMIT = 0;
 
   private final Kernel24Paths paths;
+  private final long coreLimitBytes;
   private final LoopbackNfs nfs;
   private final List<TaskSpec> tasks = new ArrayList<>();
   private final List<String> mustRun = new ArrayList<>();
@@ -67,7 +78,13 @@ final class StressMix {
   private long fsRounds;
 
   StressMix(Kernel24Paths paths) {
+    this(paths, DEFAULT_CORE_LIMIT);
+  }
+
+  /** The mix with crashme's children under {@code ulimit -c} of {@code coreLimitBytes}. */
+  StressMix(Kernel24Paths paths, long coreLimitBytes) {
     this.paths = paths;
+    this.coreLimitBytes = coreLimitBytes;
     this.nfs = new LoopbackNfs(paths, COMPILE_JOBS);
     tasks.addAll(nfs.daemons());
     for (int j = 0; j < COMPILE_JOBS; j++) {
@@ -98,8 +115,9 @@ final class StressMix {
 
   private void addCompileJob(int job) {
     // make sleeps in wait4 for as long as its compile takes under the load: not a must-run.
+    // The harness logs make's output to a file (assumption), so no command reaches a terminal.
     add(compile.task(paths, job, COMPILE_JOBS, sources, objects, nfs.call(job, false), nfs.call(job, true),
-        LoopbackNfs.RSIZE), false);
+        LoopbackNfs.RSIZE, null), false);
   }
 
   private void addTtcp() {
@@ -154,11 +172,15 @@ final class StressMix {
   }
 
   private void addCrashme() {
+    // A crashme subprocess jumps into random bytes until one of them breaks it beyond its
+    // SIGSEGV/SIGILL handler (crashme.c badboy_loop, again_handler): the child here dies of that
+    // fault's signal, do_signal's default action, which goes through do_coredump. Every child
+    // dying so, none reaching exit() after its tries, is an assumption.
     KernelPath doomed =
         KernelPath.userProgram("crashme-child")
             .syscall(paths.memory().sysMmap)
             .loop("touch", CRASHME_PAGES, p -> p.pageFault(paths.memory().anonymousFault))
-            .syscall(paths.exit().sysExit)
+            .pageFault(paths.coredump().fatalSignal(coreLimitBytes))
             .build();
     add(TaskSpec.user("crashme", KernelPath.userProgram("crashme")
         .loop("fork", Long.MAX_VALUE, l -> l

@@ -59,6 +59,19 @@ public final class Workloads {
     return w;
   }
 
+  /**
+   * The stress mix with realfeel, its crashme children under an {@code RLIMIT_CORE} of
+   * {@code coreLimitBytes} ({@code ulimit -c}; the default, {@code stress}, is 0: no child dumps
+   * core). {@code dev.kernellab.paths.fs.Coredump.RLIM_INFINITY} is {@code ulimit -c unlimited}:
+   * each child that dies writes its core under the big kernel lock.
+   */
+  public static Workload stress(long coreLimitBytes) {
+    if (coreLimitBytes < 0) {
+      throw new IllegalArgumentException("a core limit is >= 0 bytes, got " + coreLimitBytes);
+    }
+    return StandardWorkloads.stress(coreLimitBytes);
+  }
+
   /** dbench with {@code clients} clients and realfeel. */
   public static Workload dbench(int clients) {
     return StandardWorkloads.dbench(clients);

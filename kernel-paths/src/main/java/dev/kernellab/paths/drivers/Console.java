@@ -2,7 +2,9 @@ package dev.kernellab.paths.drivers;
 
 import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Distribution;
+import dev.kernellab.kernel.KernelCpu;
 import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.LatencyCause;
 import dev.kernellab.kernel.Semaphore;
 import dev.kernellab.kernel.Site;
 import dev.kernellab.paths.CatalogEntry;
@@ -10,6 +12,7 @@ import dev.kernellab.paths.Locks;
 import dev.kernellab.paths.PathParams;
 import dev.kernellab.paths.Quantiles;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Models kernel/printk.c {@code printk()} / {@code release_console_sem()} with
@@ -21,6 +24,10 @@ import java.util.List;
 @Models(file = "kernel/printk.c", function = "release_console_sem", version = "2.4.17")
 @Models(file = "drivers/char/console.c", function = "vt_console_print", version = "2.4.17")
 @Models(file = "drivers/char/console.c", function = "do_con_write", version = "2.4.17")
+@Models(file = "drivers/char/tty_io.c", function = "tty_write", version = "2.4.17")
+@Models(file = "drivers/char/tty_io.c", function = "do_tty_write", version = "2.4.17")
+@Models(file = "drivers/char/n_tty.c", function = "write_chan", version = "2.4.17")
+@Models(file = "drivers/char/n_tty.c", function = "opost_block", version = "2.4.17")
 @Models(file = "drivers/video/fbcon-cfb16.c", function = "fbcon_cfb16_putcs", version = "2.4.17")
 public final class Console {
 
@@ -40,13 +47,25 @@ public final class Console {
    *     printk:   [cli: logbuf_lock, vsnprintf]  down_trylock(console_sem)?
    *                 -> release_console_sem: [cli: claim] draw line, line, ... [cli: claim] up()
    *
-   * A user's write to the tty (do_con_write) takes console_sem with acquire_console_sem
-   * (down: it may sleep), draws the character cells with interrupts on and no spinlock, and
-   * ends in console_conditional_schedule(), 2.4.17's own reschedule point of the console
-   * (printk.c: schedules if console_may_schedule and need_resched), once per CON_BUF_SIZE
-   * chunk; the tty writes here are one chunk. Each new line at the bottom of a full screen
-   * scrolls it. The low-latency patch reschedules per character in fbcon_cfb16_putcs; it has
-   * nothing to say about the scroll, and VGA text does not go through fbcon at all.
+   * A user's write(2) to the console tty goes through tty_write and do_tty_write
+   * (drivers/char/tty_io.c), which splits it into chunks of max(2 pages, 16 KiB) and calls the
+   * line discipline's write_chan (n_tty.c) for each under lock_kernel(), testing need_resched
+   * between chunks [1]. With OPOST and ONLCR on (a terminal's default) write_chan hands the
+   * driver one opost_block at a time: at most 80 bytes, up to the next newline, which opost()
+   * then sends as "\r\n". So the console sees one do_con_write per line of text: each takes
+   * console_sem with acquire_console_sem (down: it may sleep), draws the cells with interrupts
+   * on and no spinlock, and ends in console_conditional_schedule(), the console's own
+   * reschedule point (printk.c: schedules if console_may_schedule and need_resched) [2]. Each
+   * new line at the bottom of a full screen scrolls it. Under the BKL that schedule() drops it,
+   * so a preemptible kernel holds the BKL, not preemptible, for one line's drawing at a time,
+   * and the other kernels reach the same reschedule point. The low-latency patch reschedules per
+   * character in fbcon_cfb16_putcs and touches neither tty_io.c nor n_tty.c; it has nothing
+   * to say about the scroll, and VGA text does not go through fbcon at all.
+   *
+   * [1] 2.4.17 drivers/char/tty_io.c tty_write(), do_tty_write(); n_tty.c write_chan(),
+   *     opost_block(), opost().
+   * [2] 2.4.17 drivers/char/console.c do_con_write(); kernel/printk.c
+   *     console_conditional_schedule().
    *
    * Simplifications: the text of a printk that lost the trylock is not drawn by the holder's
    * next pass (the holder draws only its own message); vt_console_print's `printing` bit,
@@ -61,8 +80,8 @@ public final class Console {
       new Site("drivers/char/console.c", "vt_console_print", "call_console_drivers");
   /** fbcon_cfb16_putcs' loop over the characters of a line. */
   public static final Site PUTCS = new Site("drivers/video/fbcon-cfb16.c", "fbcon_cfb16_putcs", "putcs");
-  /** do_con_write's loop over the lines of a tty write, console_sem held. */
-  public static final Site LINES = new Site("drivers/char/console.c", "do_con_write", "lines");
+  /** write_chan's loop over the lines of a tty write, one opost_block and do_con_write each, BKL held. */
+  public static final Site LINES = new Site("drivers/char/n_tty.c", "write_chan", "opost_block");
 
   /** vsnprintf and the log buffer copy: assumption, 2 us. */
   public static final long PRINTK_FORMAT_NS = 2_000;
@@ -86,20 +105,29 @@ public final class Console {
       Distribution.empirical(new long[] {1, 3, 25}, new double[] {0.9, 0.09, 0.01});
   /** Lines of one tty write (an ls, a compile's output): assumption. */
   public static final Distribution TTY_LINES = Distribution.logNormal(3, 1.0);
+  /** Columns of the VGA text console, 80x25. */
+  public static final int VGA_COLUMNS = 80;
+  /**
+   * opost_block and opost's "\r\n" for one line: 80 bytes copied from user space and tested
+   * one by one (~5 instructions a byte), the driver's write_room: assumption, 0.5 us.
+   */
+  public static final long OPOST_LINE_NS = 500;
 
   /** {@code console_sem} of kernel/printk.c: one per kernel. */
   public final Semaphore consoleSem = new Semaphore("console_sem", 1);
   /** printk of a message that reaches the console. */
   public final KernelPath printk;
-  /** write(2) to the console tty. */
+  /** write(2) to the console tty ({@link TtyWrite}: the bytes; without one, {@link #TTY_LINES} lines). */
   public final KernelPath ttyWrite;
 
   private final long drawNs; // one line, scroll included
+  private final int columns;
 
   /** Builds the paths for one kernel, drawing on VGA text or a framebuffer. */
   public Console(Locks l, PathParams params) {
     boolean fb = params.framebufferConsole();
     drawNs = fb ? FB_LINE_NS + FB_SCROLL_NS : VGA_LINE_NS + VGA_SCROLL_NS;
+    columns = fb ? FB_COLUMNS : VGA_COLUMNS;
     KernelPath claim =
         KernelPath.path("kernel/printk.c", "release_console_sem: claim")
             .spinLockIrqSave(l.logbufLock)
@@ -134,13 +162,65 @@ public final class Console {
       line.compute(VGA_LINE_NS + VGA_SCROLL_NS);
     }
     KernelPath lineOfText = line.build();
-    ttyWrite =
+    KernelPath conWrite =
         KernelPath.path("drivers/char/console.c", "do_con_write")
             .down(consoleSem) // acquire_console_sem()
-            .loop(LINES, TTY_LINES, each -> each.call(lineOfText))
+            .call(lineOfText)
             .condResched() // console_conditional_schedule(), kernel/printk.c 2.4.17
             .up(consoleSem) // release_console_sem()
             .build();
+    KernelPath writeChan =
+        KernelPath.path("drivers/char/n_tty.c", "write_chan")
+            .loop(LINES, this::lines, each -> each.compute(OPOST_LINE_NS).call(conWrite))
+            .build();
+    // One chunk: a write of up to 16 KiB (the loads' are lines), so do_tty_write's test of
+    // need_resched after it is the return to user mode's.
+    ttyWrite =
+        KernelPath.path("drivers/char/tty_io.c", "tty_write")
+            .cause(new TtyWriteBkl())
+            .lockKernel(l.kernelFlag)
+            .call(writeChan)
+            .unlockKernel(l.kernelFlag)
+            .build();
+  }
+
+  /** Lines of the write: its bytes over the console's width, or a draw without a TtyWrite. */
+  private long lines(KernelCpu c) {
+    TtyWrite w = c.syscallArgs(TtyWrite.class);
+    return w == null ? c.sample(TTY_LINES) : (w.bytes() + columns - 1) / columns;
+  }
+
+  /** The arguments of a write(2) to the console: how many bytes. One per task, reused. */
+  public static final class TtyWrite {
+    private long bytes;
+
+    /** Points these arguments at a write of {@code bytes} bytes. */
+    public TtyWrite of(long bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("bytes must be >= 0, got " + bytes);
+      }
+      this.bytes = bytes;
+      return this;
+    }
+
+    /** Bytes written. */
+    public long bytes() {
+      return bytes;
+    }
+  }
+
+  /**
+   * What the analysis names while a write to the console runs under do_tty_write's BKL: the
+   * lines drawn, each an opost_block and a do_con_write.
+   */
+  public record TtyWriteBkl() implements LatencyCause {
+    @Override
+    public String describe(LatencyCause.Hold h) {
+      String what = LINES.equals(h.path().site()) && h.iterations() > 0
+          ? String.format(Locale.ROOT, "%,d lines drawn on the console", h.iterations())
+          : h.path().file() + " " + h.path().function();
+      return String.format(Locale.ROOT, "BKL held by %s in tty_write (%s, %.1f us)", h.task(), what, h.ns() / 1000.0);
+    }
   }
 
   /** The rows of this file. */
@@ -154,8 +234,10 @@ public final class Console {
             "an oops or a dump of 25 lines (1 message in 100), drawn with irqs on under console_sem",
             src + "; irqs off only to format and claim the text"),
         new CatalogEntry(
-            "tty write (console)", ttyWrite, List.of("console_sem"),
-            Quantiles.typical(TTY_LINES) * drawNs, Quantiles.tail(TTY_LINES) * drawNs,
-            "a long listing scrolled on the console; console_conditional_schedule at its end", src));
+            "tty write (console)", ttyWrite, List.of("kernel_flag", "console_sem"),
+            Quantiles.typical(TTY_LINES) * (OPOST_LINE_NS + drawNs), Quantiles.tail(TTY_LINES) * (OPOST_LINE_NS + drawNs),
+            "a long listing scrolled on the console under do_tty_write's BKL; console_conditional_schedule"
+                + " after each line drops it",
+            src + "; opost_block 0.5 us/line (assumption); cf. tty_io.c BKL 54 us, Love, LKML 13 Jan 2002"));
   }
 }

@@ -57,6 +57,13 @@ public final class Ext2 {
    * prints. Without CONFIG_PREEMPT on UP lock_kernel() is nothing, but the walk has no
    * reschedule point either: the same stretch, not preemptible either way.
    *
+   * Two paths of 2.4.17 reach ext2_truncate, and the model has each once: the last iput() of
+   * an unlinked file through ext2_delete_inode (deleteInode, its own lock_kernel), and a
+   * truncate to a size (truncate(2), an open with O_TRUNC, do_coredump's do_truncate of an old
+   * core) through fs/attr.c notify_change, which takes lock_kernel(), and mm/memory.c
+   * vmtruncate, which takes it again around inode->i_op->truncate (Filemap.doTruncate calls
+   * `truncate`) [3]. An unlink never goes through vmtruncate, so no block is freed twice.
+   *
    * Left out, said out loud: the indirect blocks are in the buffer cache (a file created, written
    * and unlinked within seconds, as fs-churn's and dbench's are), so bread() never sleeps and
    * never drops the BKL; the triple indirect tree (files above 4 GiB) is not modelled.
@@ -65,6 +72,8 @@ public final class Ext2 {
    *     ext2_free_data(); fs/inode.c iput(); fs/namei.c vfs_unlink().
    * [2] 2.4.17 fs/ext2/balloc.c ext2_free_blocks(); include/linux/quotaops.h
    *     DQUOT_FREE_BLOCK(), which takes lock_kernel() again (nested) for each block.
+   * [3] 2.4.17 fs/open.c do_truncate(), fs/attr.c notify_change() and inode_setattr(),
+   *     mm/memory.c vmtruncate(), fs/namei.c open_namei() (O_TRUNC), fs/exec.c do_coredump().
    */
 
   /** ext2_free_data's walk of the file's blocks, BKL held. */
@@ -103,11 +112,17 @@ public final class Ext2 {
 
   /** The last iput() of an unlinked ext2 file: ext2_delete_inode, BKL held ({@link FileIo}: the file). */
   public final KernelPath deleteInode;
+  /**
+   * {@code inode->i_op->truncate} as mm/memory.c vmtruncate() calls it, inside its own
+   * lock_kernel(): ext2_truncate of the blocks past the new size ({@link FileIo}: the file and,
+   * in {@link FileIo#offset()}, the new size in bytes).
+   */
+  public final KernelPath truncate;
 
   private final PathParams params;
-  // The blocks of the inode being deleted. Only ext2_delete_inode writes and reads it, and it
-  // holds the BKL without sleeping from the write to the last read, so one field serves every
-  // task and CPU, as the BKL serializes the C.
+  // The blocks ext2_truncate is freeing. Only ext2_delete_inode and vmtruncate's ext2_truncate
+  // write and read it, each holding the BKL without sleeping from the write to the last read,
+  // so one field serves every task and CPU, as the BKL serializes the C.
   private long deleting;
 
   /** Builds the path for one kernel. */
@@ -118,14 +133,20 @@ public final class Ext2 {
             .loop(FREE_DATA, c -> deleting, b -> b
                 .compute("the block, and its pointer block's fixed work on its first", Ext2::blockNs))
             .build();
-    KernelPath truncate = KernelPath.path("fs/ext2/inode.c", "ext2_truncate").call(freeData).build();
+    KernelPath freeAll = KernelPath.path("fs/ext2/inode.c", "ext2_truncate").call(freeData).build();
+    truncate =
+        KernelPath.path("fs/ext2/inode.c", "ext2_truncate")
+            .cause(new Ext2Truncate())
+            .effect("the blocks past the new i_size", c -> deleting = blocksPast(c))
+            .call(freeData)
+            .build();
     deleteInode =
         KernelPath.path("fs/ext2/inode.c", "ext2_delete_inode")
             .cause(new Ext2Truncate())
             .lockKernel(l.kernelFlag)
             .effect("inode->i_blocks: the file's blocks", c -> deleting = blocksOf(c))
             .compute(DELETE_INODE_NS)
-            .call(truncate)
+            .call(freeAll)
             .unlockKernel(l.kernelFlag)
             .build();
   }
@@ -133,6 +154,21 @@ public final class Ext2 {
   private long blocksOf(KernelCpu c) {
     FileIo io = c.syscallArgs(FileIo.class);
     return io == null ? c.sample(params.truncatePages()) : io.file().sizePages();
+  }
+
+  /**
+   * Blocks a truncate to {@link FileIo#offset()} bytes frees: the file's blocks from the first
+   * one wholly past the new size. The walk is charged as if it started at block 0 (the direct
+   * area's run first), exact for the truncates to 0 that the loads make (a core file dumped
+   * again, an O_TRUNC open) and close for others.
+   */
+  private long blocksPast(KernelCpu c) {
+    FileIo io = c.syscallArgs(FileIo.class);
+    if (io == null) {
+      return c.sample(params.truncatePages());
+    }
+    long keep = (io.offset() + PageCache.PAGE_SIZE - 1) / PageCache.PAGE_SIZE;
+    return Math.max(0, io.file().sizePages() - keep);
   }
 
   /** The cost of freeing block {@code c.loopIndex()}, with what is due on it. */

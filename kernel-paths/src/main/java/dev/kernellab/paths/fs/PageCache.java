@@ -284,6 +284,19 @@ public final class PageCache {
     return removed;
   }
 
+  /**
+   * {@code inode->i_size = offset} of a truncate: {@code f} ends at page {@code sizePages} (a
+   * size above the file's leaves it as it is: the model does not grow files by truncation).
+   * The cached pages past the end are {@link #truncate}'s.
+   */
+  @Models(file = "mm/memory.c", function = "vmtruncate", version = "2.4.17")
+  public void shrink(VfsFile f, long sizePages) {
+    if (sizePages < 0) {
+      throw new IllegalArgumentException("size must be >= 0 pages, got " + sizePages);
+    }
+    f.shrink(sizePages);
+  }
+
   /** Cached pages of {@code f} below page {@code page}: what truncate walks past. */
   public long cachedBelow(VfsFile f, long page) {
     long n = 0;

@@ -78,6 +78,10 @@ public final class VfsFile {
     }
   }
 
+  void shrink(long pages) {
+    sizePages = Math.min(sizePages, pages);
+  }
+
   void unlink() {
     unlinked = true;
     sizePages = 0;

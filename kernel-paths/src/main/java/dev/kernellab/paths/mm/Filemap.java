@@ -13,6 +13,7 @@ import dev.kernellab.paths.Chance;
 import dev.kernellab.paths.Locks;
 import dev.kernellab.paths.PathParams;
 import dev.kernellab.paths.Quantiles;
+import dev.kernellab.paths.fs.Ext2;
 import dev.kernellab.paths.fs.FileIo;
 import dev.kernellab.paths.fs.PageCache;
 import java.util.List;
@@ -32,6 +33,8 @@ import java.util.List;
 @Models(file = "mm/filemap.c", function = "invalidate_inode_pages2", version = "2.4.17")
 @Models(file = "mm/filemap.c", function = "invalidate_list_pages2", version = "2.4.17")
 @Models(file = "mm/memory.c", function = "vmtruncate", version = "2.4.17")
+@Models(file = "fs/open.c", function = "do_truncate", version = "2.4.17")
+@Models(file = "fs/attr.c", function = "notify_change", version = "2.4.17")
 @Models(file = "fs/namei.c", function = "sys_unlink", version = "2.4.17")
 public final class Filemap {
 
@@ -89,6 +92,8 @@ public final class Filemap {
   public static final long GRAB_CACHE_PAGE_NS = 4 * MEMORY_MISS_NS;
   /** generic_commit_write: mark buffers dirty, refile on lru_list: assumption, 2 misses. */
   public static final long COMMIT_WRITE_NS = 2 * MEMORY_MISS_NS;
+  /** One page of a write, without its throttle: what the page loop charges. */
+  public static final long WRITE_PAGE_NS = GRAB_CACHE_PAGE_NS + EXT2_GET_BLOCK_NS + COPY_PAGE_NS + COMMIT_WRITE_NS;
   /** Removing one page from the cache (truncate_complete_page): assumption, 8 DRAM misses. */
   public static final long TRUNCATE_PAGE_NS = 8 * MEMORY_MISS_NS;
   /** Invalidating one clean page (lru del, hash del, release): assumption, 3 DRAM misses. */
@@ -105,6 +110,11 @@ public final class Filemap {
 
   /** Names the file, drops its dentry and inode: assumption, 5 us (path walk, ext2 unlink). */
   public static final long UNLINK_FIXED_NS = 5_000;
+  /**
+   * notify_change's own part: the times, inode_change_ok, inode_setattr's mark_inode_dirty and
+   * inode_dir_notify: assumption, 4 DRAM misses (lmbench 175 ns).
+   */
+  public static final long NOTIFY_CHANGE_NS = 4 * MEMORY_MISS_NS;
   /** Read-ahead pages brought in after a miss: READ_MISS_SECTORS less the page itself. */
   public static final int READ_AHEAD_PAGES = READ_MISS_SECTORS / PageCache.SECTORS_PER_PAGE - 1;
 
@@ -112,8 +122,14 @@ public final class Filemap {
   public final KernelPath sysRead;
   /** sys_unlink of a regular file ({@link FileIo} argument: the file). */
   public final KernelPath sysUnlink;
-  /** sys_truncate to {@link FileIo#offset()} bytes. */
+  /** sys_truncate to {@link FileIo#offset()} bytes: do_truncate after the path walk. */
   public final KernelPath sysTruncate;
+  /**
+   * fs/open.c do_truncate to {@link FileIo#offset()} bytes, as truncate(2), an open with
+   * O_TRUNC (fs/namei.c open_namei) and do_coredump call it: notify_change under the BKL,
+   * vmtruncate, and the file system's truncate under the BKL again.
+   */
+  public final KernelPath doTruncate;
   /** sys_write to a regular file (ext2). */
   public final KernelPath sysWrite;
   /** truncate_inode_pages, as unlink or truncate of a cached file run it. */
@@ -136,9 +152,11 @@ public final class Filemap {
    * @param balanceDirty what a writer runs when it must flush dirty buffers itself
    * @param deleteInode what the last iput() of an unlinked file runs after its page cache is
    *     truncated: the file system's delete_inode (fs/Ext2)
+   * @param fsTruncate what vmtruncate calls as {@code inode->i_op->truncate}, under its own
+   *     lock_kernel(): the file system's truncate of the blocks past the new size (fs/Ext2)
    */
   public Filemap(Locks l, PathParams params, PageCache cache, KernelPath allocWakeup, KernelPath balanceDirty,
-      KernelPath deleteInode) {
+      KernelPath deleteInode, KernelPath fsTruncate) {
     this.params = params;
     Distribution miss = Chance.of(params.pageCacheMissRate());
     Distribution throttle = Chance.of(params.dirtyBalanceRate());
@@ -219,8 +237,34 @@ public final class Filemap {
             .build();
     truncateInodePages =
         KernelPath.path("mm/filemap.c", "truncate_inode_pages").call(truncateListPages).build();
+    // vmtruncate of a file nobody maps (vmtruncate_list has nothing to zap): i_size, the page
+    // cache past it, then lock_kernel() around inode->i_op->truncate. notify_change already
+    // holds the BKL, so under it the whole truncate runs; truncate_list_pages' own vanilla
+    // reschedule point drops it in schedule().
+    KernelPath vmtruncate =
+        KernelPath.path("mm/memory.c", "vmtruncate")
+            .call(truncateInodePages)
+            .lockKernel(l.kernelFlag)
+            .call(fsTruncate)
+            .unlockKernel(l.kernelFlag)
+            .effect("inode->i_size = offset", c -> {
+              FileIo io = c.syscallArgs(FileIo.class);
+              if (io != null) {
+                cache.shrink(io.file(), (io.offset() + PageCache.PAGE_SIZE - 1) / PageCache.PAGE_SIZE);
+              }
+            })
+            .build();
+    doTruncate =
+        KernelPath.path("fs/open.c", "do_truncate")
+            .call(KernelPath.path("fs/attr.c", "notify_change")
+                .compute(NOTIFY_CHANGE_NS)
+                .lockKernel(l.kernelFlag)
+                .call(vmtruncate)
+                .unlockKernel(l.kernelFlag)
+                .build())
+            .build();
     sysTruncate =
-        KernelPath.path("mm/memory.c", "vmtruncate").call(truncateInodePages).build();
+        KernelPath.path("fs/open.c", "do_sys_truncate").compute(UNLINK_FIXED_NS).call(doTruncate).build();
     sysUnlink =
         KernelPath.path("fs/namei.c", "sys_unlink")
             .compute(UNLINK_FIXED_NS)
@@ -264,8 +308,7 @@ public final class Filemap {
   /** The rows of this file. */
   public List<CatalogEntry> entries() {
     long readPage = FIND_GET_PAGE_NS + COPY_PAGE_NS;
-    long writePage =
-        GRAB_CACHE_PAGE_NS + EXT2_GET_BLOCK_NS + COPY_PAGE_NS + COMMIT_WRITE_NS;
+    long writePage = WRITE_PAGE_NS;
     Distribution skip = params.truncateSkipPages();
     long truncPage = TRUNCATE_PAGE_NS;
     return List.of(
@@ -287,6 +330,15 @@ public final class Filemap {
             Quantiles.tail(params.truncatePages()) * truncPage + Quantiles.tail(skip) * LIST_VISIT_NS,
             "lock-held stretch = the skip walk: 4096 pages below the cut (1 truncate in 1000)",
             "1.4 us/page truncated, 175 ns/page skipped (DRAM miss, lmbench)"),
+        new CatalogEntry(
+            "do_truncate (ext2)", doTruncate, List.of("kernel_flag", "pagecache_lock"),
+            NOTIFY_CHANGE_NS + Quantiles.typical(params.truncatePages()) * truncPage
+                + Ext2.holdNs(Quantiles.typical(params.truncatePages())),
+            NOTIFY_CHANGE_NS + Quantiles.tail(params.truncatePages()) * truncPage
+                + Ext2.holdNs(Quantiles.tail(params.truncatePages())),
+            "truncate(2) or O_TRUNC of a big cached file: notify_change's BKL over truncate_inode_pages"
+                + " (its own reschedule point drops it) and ext2_truncate",
+            "1.4 us/page truncated; ext2_truncate 0.1 us/block + pointer blocks (fs/Ext2 assumptions)"),
         new CatalogEntry(
             "invalidate_inode_pages", invalidateInodePages, List.of("pagemap_lru_lock", "pagecache_lock"),
             Quantiles.typical(params.deviceBuffers()) * INVALIDATE_PAGE_NS,
