@@ -33,6 +33,7 @@ final class Interpreter implements CpuListener {
   private final KernelCpu[] cpus;
   private final Tracer tracer;
   private long opsExecuted;
+  private OperationProfile.Counter profile; // null unless Kernel.profileOperations()
 
   Interpreter(Kernel k, KernelCpu[] cpus, Tracer tracer) {
     this.k = k;
@@ -42,6 +43,16 @@ final class Interpreter implements CpuListener {
 
   long opsExecuted() {
     return opsExecuted;
+  }
+
+  void profileOperations() {
+    if (profile == null) {
+      profile = new OperationProfile.Counter();
+    }
+  }
+
+  OperationProfile operationProfile() {
+    return profile == null ? new OperationProfile(java.util.List.of(), java.util.List.of()) : profile.snapshot();
   }
 
   @Override
@@ -160,7 +171,11 @@ final class Interpreter implements CpuListener {
           tracer.pathEnter(k.now(), c.id, f.path);
         }
         opsExecuted++;
-        f.path.op(f.pc).exec(k, c, ctx, f);
+        Op op = f.path.op(f.pc);
+        if (profile != null) {
+          profile.count(op, f.path);
+        }
+        op.exec(k, c, ctx, f);
         if (c.cpu.segment() == Cpu.Segment.COMPUTE) {
           endedInline(c);
         }

@@ -319,6 +319,20 @@ public final class Kernel {
     return machine;
   }
 
+  /**
+   * Starts counting the operations the interpreter runs, by kind and by path
+   * ({@link #operationProfile}); off by default, as it costs a little per operation. Calling
+   * it again changes nothing.
+   */
+  public void profileOperations() {
+    interpreter.profileOperations();
+  }
+
+  /** What {@link #profileOperations} counted so far; empty if counting is off. */
+  public OperationProfile operationProfile() {
+    return interpreter.operationProfile();
+  }
+
   /** Operations of kernel and user paths the interpreter has executed, all CPUs. */
   public long opsExecuted() {
     return interpreter.opsExecuted();

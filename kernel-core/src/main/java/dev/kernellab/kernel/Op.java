@@ -12,6 +12,9 @@ package dev.kernellab.kernel;
  */
 abstract class Op {
 
+  /** The kind number of this operation's class, for {@link OperationProfile} (given at build time). */
+  final int kind = OperationProfile.Counter.kindOf(getClass());
+
   abstract void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f);
 
   /** How the operation reads in a listing: {@code spin_lock(&dcache_lock)}. */

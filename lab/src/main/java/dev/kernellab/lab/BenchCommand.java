@@ -3,6 +3,7 @@ package dev.kernellab.lab;
 import com.sun.management.ThreadMXBean;
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
+import dev.kernellab.kernel.OperationProfile;
 import dev.kernellab.workloads.Workloads;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -11,6 +12,7 @@ import java.lang.management.MemoryType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -42,6 +44,7 @@ import picocli.CommandLine.Model.CommandSpec;
       "Examples:",
       "  kernel-lab bench                                    stress, the four kernels",
       "  kernel-lab bench --workloads stress,dbench,latencytest,kbuild,idle,cyclictest",
+      "  kernel-lab bench --configs preempt+lowlat --ops     where the interpreter's time goes",
       "",
       "Exit status: 0 success; 2 bad usage; 1 other."
     })
@@ -114,6 +117,15 @@ final class BenchCommand implements Callable<Integer> {
     }
   }
 
+  @Option(names = "--ops",
+      description = "After each measured run, a profiled run of the same length: the operations the"
+          + " interpreter ran per simulated second, by kind and for the busiest paths, and each"
+          + " kind's share of the wall time (the JDK Flight Recorder's method samples, 1 a ms).")
+  boolean ops;
+
+  /** Paths listed under --ops. */
+  static final int BUSIEST_PATHS = 15;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
@@ -142,8 +154,41 @@ final class BenchCommand implements Callable<Integer> {
           r.workload(), r.config(), r.eventsPerSimS(), r.queuedPerSimS(), r.opsPerSimS(), r.nsPerEvent(), r.nsPerEvent() / heapNs, r.realtimeFactor(),
           r.onCpuPct(), r.allocMbPerWallS(), r.peakHeapBytes() / 1e6, r.liveHeapBytes() / 1e6);
       out.flush();
+      if (ops) {
+        printProfile(out, e);
+      }
     }
     return 0;
+  }
+
+  /** The --ops table of {@code e}: a run of its own, so that counting does not touch the figures above. */
+  static void printProfile(PrintWriter out, Experiment e) {
+    ExperimentRunner.Composed c = ExperimentRunner.compose(e, null);
+    Kernel k = c.kernel();
+    k.profileOperations();
+    long ops0 = k.opsExecuted();
+    OperationSampler.Samples samples = OperationSampler.run(k, e.durationNs());
+    double simS = k.now() / 1e9;
+    long ran = k.opsExecuted() - ops0;
+    OperationProfile p = k.operationProfile();
+    out.printf(Locale.ROOT, "%n  %s under %s: %,.0f operations per simulated second, %,d wall-time samples of %d ms%n",
+        e.workload(), e.config(), ran / simS, samples.total(), OperationSampler.PERIOD.toMillis());
+    out.printf(Locale.ROOT, "  %-56s %14s %8s %8s%n", "operation", "ops/sim-s", "of ops", "of wall");
+    for (OperationProfile.Count n : p.byKind()) {
+      out.printf(Locale.ROOT, "  %-56s %,14.0f %7.1f%% %7.1f%%%n", n.name(), n.ops() / simS, 100.0 * n.ops() / Math.max(1, ran),
+          100.0 * samples.byKind().getOrDefault(n.name(), 0L) / Math.max(1, samples.total()));
+    }
+    // the rest of the wall time: the interpreter's loop, the engine, the tracers, the counting
+    samples.outside().entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+        .limit(BUSIEST_PATHS)
+        .forEach(o -> out.printf(Locale.ROOT, "  %-56s %14s %8s %7.1f%%%n", "(no operation) " + o.getKey(), "", "",
+            100.0 * o.getValue() / Math.max(1, samples.total())));
+    out.printf(Locale.ROOT, "  %-56s %14s %8s%n", "busiest paths", "ops/sim-s", "of ops");
+    p.byPath().stream().limit(BUSIEST_PATHS).forEach(n -> out.printf(Locale.ROOT, "  %-56s %,14.0f %7.1f%%%n",
+        n.name(), n.ops() / simS, 100.0 * n.ops() / Math.max(1, ran)));
+    out.println();
+    out.flush();
   }
 
   /** Runs {@code e} on this thread, measuring the run's wall and CPU time, its allocation, and the peak heap. */

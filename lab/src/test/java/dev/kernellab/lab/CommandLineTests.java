@@ -273,6 +273,27 @@ class CommandLineTests {
   }
 
   @Test
+  void benchOpsCountsEveryOperationOnceAndSplitsTheWallTimeByKind() {
+    Outcome o = run("bench", "--duration", "1s", "--warmup", "100ms", "--configs", "preempt+lowlat", "--ops");
+    assertThat(o.code()).as(o.err()).isZero();
+    java.util.List<String> lines = o.out().lines().toList();
+    int head = lines.indexOf(lines.stream().filter(l -> l.trim().startsWith("operation ")).findFirst().orElseThrow());
+    java.util.List<String> kinds = lines.subList(head + 1, lines.size()).stream()
+        .takeWhile(l -> !l.trim().startsWith("(no operation)") && !l.trim().startsWith("busiest paths")).toList();
+    assertThat(kinds).anySatisfy(l -> assertThat(l.trim()).startsWith("FlowOps.Compute "));
+    // each kind's share of the operations, rounded to 0.1 %, adds up to the whole
+    double ofOps = kinds.stream().mapToDouble(l -> Double.parseDouble(l.trim().split("\\s+")[2].replace("%", ""))).sum();
+    assertThat(ofOps).isCloseTo(100.0, org.assertj.core.data.Offset.offset(0.1 * kinds.size()));
+    // the wall-time samples credited to operations and to the busiest places outside them
+    // are at most all of them
+    double ofWall = lines.subList(head + 1, lines.size()).stream()
+        .takeWhile(l -> !l.trim().startsWith("busiest paths"))
+        .mapToDouble(l -> Double.parseDouble(l.trim().replaceAll("^.*\\s(\\d+\\.\\d)%$", "$1"))).sum();
+    assertThat(ofWall).isBetween(1.0, 100.0 + 0.05 * lines.size());
+    assertThat(o.out()).contains("busiest paths", "wall-time samples of 1 ms");
+  }
+
+  @Test
   void aTraceEndsAtTheWorstSampleAndCoversItsWindow(@TempDir Path dir) throws Exception {
     Path text = dir.resolve("trace.txt");
     Path chrome = dir.resolve("trace.json");
