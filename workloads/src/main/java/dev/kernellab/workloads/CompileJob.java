@@ -8,19 +8,41 @@ import dev.kernellab.paths.fs.FileIo;
 import dev.kernellab.paths.fs.VfsFile;
 
 /**
- * One job slot of {@code make -jN}: make (exec'd by a shell) forks a child per target that
- * execs the gcc driver, which forks and execs cc1 and then as, waiting for each, as gcc 2.95
- * does without {@code -pipe}; make waits for gcc. cc1 maps and faults in its heap, reads its
- * source and headers in {@code chunk}-byte calls, computes, writes its output the same way,
- * and exits; as computes and exits. Each exec maps its program's image ({@link Programs}), so
- * each fork copies and each exit tears down the address space of the program that ran. The
- * file system is the caller's: the local page cache (kbuild) or an NFS mount over loopback
+ * One job slot of {@code make -jN} over a 2.4 tree: per target make runs the two command lines
+ * of Rules.make's {@code %.o: %.c} rule (2.4.17), each in a vforked child, and waits for it.
+ * The compile line ({@code $(CC) $(CFLAGS) ... -c -o $@ $<}) has no shell metacharacter, so
+ * the child execs the gcc driver directly; gcc vforks cc1 and then as, waiting for each. The
+ * flags line ({@code ( echo ...; echo ...; echo ... ) > .foo.o.flags}) has some, so the
+ * child execs {@code /bin/sh -c}, and the shell forks a subshell for the parenthesis, which
+ * writes the three lines with its builtin echo and exits. cc1 maps and faults in its heap,
+ * reads its source and headers in {@code chunk}-byte calls, computes, writes its output the
+ * same way, and exits; as computes and exits. Each exec maps its program's image
+ * ({@link Programs}), so each fork copies and each exit tears down the address space of the
+ * program that ran; a vforked child copies nothing and its exec unmaps nothing (fs/Execve).
+ * The file system is the caller's: the local page cache (kbuild) or an NFS mount over loopback
  * (stress-kernel's NFS-COMPILE).
  *
+ * <p>Which call each program makes, from its source:
+ * <ul>
+ *   <li>GNU make 3.79 (job.c, copyright 1988-99, the version of 2000-2001 distributions):
+ *       start_job_command starts every command line with {@code vfork()}, and the child's
+ *       child_execute_job / exec_command {@code execvp}s the argv that
+ *       construct_command_argv_internal built: the words of the line when it has none of
+ *       {@code sh_chars} ({@code #;"*?[]&|<>(){}$`^~}) and starts with no shell builtin, else
+ *       {@code /bin/sh -c line}.
+ *   <li>gcc 2.95's driver runs each pass with libiberty's pexecute (pexecute.c, copyright
+ *       1996-2000, "lives in at least two places: libiberty and gcc"), whose Unix version
+ *       starts the child with {@code vfork()} and {@code execv}/{@code execvp}s the pass.
+ *   <li>bash 2.05 forks every child, a subshell's included, in jobs.c make_child with
+ *       {@code fork()}; execute_command_internal forks a {@code ( list )} subshell whether or
+ *       not it is the last command of a {@code -c} string.
+ * </ul>
+ *
  * <p>Simplifications: cc1 writes the object (its assembler output and as's read of it are
- * folded into that write); make runs the command without a {@code sh -c} (GNU make execs a
- * command line without shell metacharacters directly); the final link (ld) of the tree is not
- * part of the loop.
+ * folded into that write), and runs after cpp has no process of its own; 2.4.17's
+ * arch/i386/Makefile adds {@code -pipe} to CFLAGS, with which gcc starts cpp, cc1 and as at
+ * once, joined by pipes, instead of one after the other; the final link (ld) of the tree is
+ * not part of the loop.
  */
 final class CompileJob {
 
@@ -35,6 +57,8 @@ final class CompileJob {
   static final long CC1_PAGES = 1_024;
   /** as's CPU time per file: assumption, 30 ms (a tenth of cc1's median). */
   static final long AS_COMPUTE_NS = 30_000_000;
+  /** Lines the flags command of Rules.make writes, one echo each (2.4.17 Rules.make). */
+  static final long FLAGS_LINES = 3;
   /** Source files of the tree, cycled: assumption, 400. */
   static final int SOURCE_FILES = 400;
 
@@ -48,6 +72,7 @@ final class CompileJob {
       KernelPath read, KernelPath write, long chunk) {
     ChildWait makeWait = new ChildWait("make" + job);
     ChildWait gccWait = new ChildWait("gcc" + job);
+    ChildWait shWait = new ChildWait("sh" + job);
     FileIo io = new FileIo();
     int[] file = {job};
     long[] at = {0};
@@ -78,11 +103,29 @@ final class CompileJob {
     KernelPath gcc =
         exec(paths, KernelPath.userProgram("gcc"), Programs.GCC)
             .syscall(gccWait.forked())
-            .syscall(paths.fork().sysFork("cc1", cc1))
+            .syscall(paths.fork().sysVfork("cc1", cc1))
             .syscall(gccWait.waitUntilAtMost(0))
             .syscall(gccWait.forked())
-            .syscall(paths.fork().sysFork("as", as))
+            .syscall(paths.fork().sysVfork("as", as))
             .syscall(gccWait.waitUntilAtMost(0))
+            .syscall(makeWait.exiting())
+            .syscall(paths.exit().sysExit)
+            .build();
+    // ( echo ...; echo ...; echo ... ) > .foo.o.flags: the subshell opens the file, writes a
+    // line per echo builtin, and exits
+    KernelPath subshell =
+        KernelPath.userProgram("sh")
+            .syscall(paths.syscalls().open)
+            .loop("echo", FLAGS_LINES, e -> e.syscall(paths.syscalls().smallWrite))
+            .syscall(paths.syscalls().close)
+            .syscall(shWait.exiting())
+            .syscall(paths.exit().sysExit)
+            .build();
+    KernelPath sh =
+        exec(paths, KernelPath.userProgram("sh"), Programs.SH)
+            .syscall(shWait.forked())
+            .syscall(paths.fork().sysFork("sh", subshell))
+            .syscall(shWait.waitUntilAtMost(0))
             .syscall(makeWait.exiting())
             .syscall(paths.exit().sysExit)
             .build();
@@ -94,7 +137,10 @@ final class CompileJob {
                   compiles++;
                 })
                 .syscall(makeWait.forked())
-                .syscall(paths.fork().sysFork("gcc", gcc))
+                .syscall(paths.fork().sysVfork("gcc", gcc))
+                .syscall(makeWait.waitUntilAtMost(0))
+                .syscall(makeWait.forked())
+                .syscall(paths.fork().sysVfork("sh", sh))
                 .syscall(makeWait.waitUntilAtMost(0)))
             .build();
     // make starts as the shell's forked copy (the shell that ran it), then execs make

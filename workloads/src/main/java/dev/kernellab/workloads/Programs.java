@@ -6,7 +6,8 @@ import dev.kernellab.paths.fs.Execve.Image;
  * The address spaces of the programs the loads run, as exec maps them: the resident pages of
  * each vma (4 KiB pages) of the program once it runs. fork copies them (kernel/fork.c
  * dup_mmap, one page_table_lock hold per vma), exec unmaps the forked copy and maps these
- * (fs/exec.c exec_mmap), exit and swap_out walk them.
+ * (fs/exec.c exec_mmap), exit and swap_out walk them. vfork copies nothing, and the vforked
+ * child's exec unmaps nothing: make and gcc start their children so ({@link CompileJob}).
  *
  * <p>Every size is an assumption said out loud: no {@code ps} or {@code size} listing of these
  * programs on a 2002 distribution was found to cite. Each is the part of the binary a run
