@@ -24,7 +24,8 @@ import dev.kernellab.paths.fs.VfsFile;
  *
  * <p>Which call each program makes, from its source:
  * <ul>
- *   <li>GNU make 3.79 (job.c, copyright 1988-99, the version of 2000-2001 distributions):
+ *   <li>GNU make 3.79 (job.c, copyright 1988-99, with the jobserver: the 3.79 of 2000-2001
+ *       distributions; 3.79.1 itself not told apart):
  *       start_job_command starts every command line with {@code vfork()}, and the child's
  *       child_execute_job / exec_command {@code execvp}s the argv that
  *       construct_command_argv_internal built: the words of the line when it has none of
@@ -33,9 +34,11 @@ import dev.kernellab.paths.fs.VfsFile;
  *   <li>gcc 2.95's driver runs each pass with libiberty's pexecute (pexecute.c, copyright
  *       1996-2000, "lives in at least two places: libiberty and gcc"), whose Unix version
  *       starts the child with {@code vfork()} and {@code execv}/{@code execvp}s the pass.
- *   <li>bash 2.05 forks every child, a subshell's included, in jobs.c make_child with
- *       {@code fork()}; execute_command_internal forks a {@code ( list )} subshell whether or
- *       not it is the last command of a {@code -c} string.
+ *   <li>bash forks every child, a subshell's included, in jobs.c make_child with
+ *       {@code fork()}; the bash 2 execute_cmd.c execute_command_internal forks a
+ *       {@code ( list )} subshell (CMD_WANT_SUBSHELL) with make_child unconditionally (a
+ *       CMD_NO_FORK shortcut into the subshell appears only in later versions). Read in
+ *       copies of those files without a version line: which 2.0x release is not pinned.
  * </ul>
  *
  * <p>Simplifications: cc1 writes the object (its assembler output and as's read of it are
