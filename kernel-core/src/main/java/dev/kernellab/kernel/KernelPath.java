@@ -590,19 +590,53 @@ public final class KernelPath {
      * copy of the parent's mm). Kernel threads are boot tasks ({@link TaskSpec#kernelThread}).
      */
     public Builder fork(String comm, KernelPath program) {
+      return kernelOnly("do_fork", new TaskOps.Fork(comm, checkChild("do_fork", comm, program), false));
+    }
+
+    /**
+     * {@code do_fork(CLONE_VFORK | CLONE_VM)}, as sys_vfork calls it (arch/i386/kernel/process.c,
+     * 2.4.17): a child named {@code comm} runs the user program {@code program} in the parent's
+     * own mm (copy_mm takes a reference, no dup_mmap), and the parent sleeps, uninterruptibly,
+     * until the child's exec or exit releases the mm ({@link #mmRelease()}, or do_exit).
+     */
+    public Builder vfork(String comm, KernelPath program) {
+      return kernelOnly("vfork", new TaskOps.Fork(comm, checkChild("vfork", comm, program), true));
+    }
+
+    private KernelPath checkChild(String what, String comm, KernelPath program) {
       if (comm == null || comm.isBlank()) {
-        throw new IllegalArgumentException("do_fork in " + file + ":" + function + ": the child needs a name");
+        throw new IllegalArgumentException(what + " in " + file + ":" + function + ": the child needs a name");
       }
       if (program == null) {
-        throw new IllegalArgumentException("do_fork of " + comm + " in " + file + ":" + function
+        throw new IllegalArgumentException(what + " of " + comm + " in " + file + ":" + function
             + ": the child needs a program");
       }
       if (!program.isUser()) {
-        throw new IllegalArgumentException("do_fork of " + comm + " in " + file + ":" + function
+        throw new IllegalArgumentException(what + " of " + comm + " in " + file + ":" + function
             + ": " + program + " is a kernel path; a forked child runs a user program"
             + " (KernelPath.userProgram)");
       }
-      return kernelOnly("do_fork", new TaskOps.Fork(comm, program));
+      return program;
+    }
+
+    /**
+     * {@code mm_release()} (kernel/fork.c 2.4.17): a vforked child gives its parent's mm back,
+     * waking the parent asleep in vfork; nothing for any other task. exec calls it in
+     * exec_mmap, exit in __exit_mm.
+     */
+    public Builder mmRelease() {
+      return kernelOnly("mm_release", new TaskOps.MmRelease());
+    }
+
+    /**
+     * exec_mmap's move to a new address space when the task's mm has other users (a vforked
+     * child execs while its parent sleeps on the same mm): the task gets a new, empty mm
+     * (mm_alloc) and drops its reference to the old one (mmput), which stays whole for the
+     * others. Nothing for a task that is its mm's only user: exec reuses that mm, and the
+     * caller tears it down (exit_mmap). See {@link Mm#users()}.
+     */
+    public Builder replaceSharedMm() {
+      return kernelOnly("exec_mmap", new TaskOps.ReplaceSharedMm());
     }
 
     /** {@code do_exit()}. */

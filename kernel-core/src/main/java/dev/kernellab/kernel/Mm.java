@@ -18,13 +18,17 @@ import java.util.Arrays;
  * }</pre>
  *
  * <p>An Mm belongs to one task (threads are not modelled) and is changed only by that task's
- * paths; fork copies it ({@link #copy}).
+ * paths; fork copies it ({@link #copy}). vfork ({@code CLONE_VM | CLONE_VFORK}) lends it to
+ * the child instead: {@code copy_mm} takes a reference ({@link #users()} counts them), and the
+ * parent sleeps until the child's exec or exit gives it back, so the two never change it at
+ * once (kernel/fork.c copy_mm, mm_release, 2.4.17).
  */
 @Models(file = "include/linux/sched.h", function = "struct mm_struct", version = "2.4.17")
 @Models(file = "include/linux/mm.h", function = "struct vm_area_struct", version = "2.4.17")
 public final class Mm {
 
   private final int id;
+  private int users = 1; // mm_users: tasks whose mm this is (>= 1 while any of them lives)
   private long[] vmaPages = new long[8]; // resident pages of vma i, for i < vmaCount
   private int vmaCount;
   private long residentPages; // sum of vmaPages
@@ -52,6 +56,34 @@ public final class Mm {
   /** A stable number for traces. */
   public int id() {
     return id;
+  }
+
+  /**
+   * {@code mm_users}: how many tasks use this address space; more than one only while a
+   * vforked child borrows its parent's (copy_mm's {@code atomic_inc(&oldmm->mm_users)} for
+   * CLONE_VM), until the child's exec or exit drops its reference (mmput).
+   */
+  public int users() {
+    return users;
+  }
+
+  /** copy_mm with CLONE_VM: one more task uses this mm. */
+  @Models(file = "kernel/fork.c", function = "copy_mm", version = "2.4.17")
+  void get() {
+    users++;
+  }
+
+  /**
+   * mmput: one task less uses this mm. The caller tears the address space down when the
+   * count was 1 (the kernel's exit_mmap is a kernel path, paid by whoever drops the last
+   * reference); here the count only goes down.
+   */
+  @Models(file = "kernel/fork.c", function = "mmput", version = "2.4.17")
+  void put() {
+    if (users == 0) {
+      throw new IllegalStateException("mmput of mm " + id + " that no task uses");
+    }
+    users--;
   }
 
   /** Pages mapped and resident, over all vmas. */
@@ -152,6 +184,7 @@ public final class Mm {
 
   @Override
   public String toString() {
-    return "mm" + id + "{" + vmaCount + " vmas, " + residentPages + " pages}";
+    return "mm" + id + "{" + vmaCount + " vmas, " + residentPages + " pages"
+        + (users > 1 ? ", " + users + " users" : "") + "}";
   }
 }

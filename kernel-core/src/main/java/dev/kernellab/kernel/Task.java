@@ -23,7 +23,7 @@ public final class Task {
 
   private final int pid;
   private final String comm;
-  private final Mm mm; // null for kernel threads, which borrow the previous mm (lazy TLB)
+  private Mm mm; // null for kernel threads, which borrow the previous mm (lazy TLB)
   private final boolean idleTask;
   private final SplittableRandom random;
   final ExecContext context;
@@ -41,6 +41,10 @@ public final class Task {
   int lockDepth = -1;
   private SchedEntity schedEntity;
   Task parent;
+  // vfork: the parent asleep in do_fork until this task's mm_release (tsk->vfork_done), or null
+  Task vforkDone;
+  // vfork: true while this task sleeps in do_fork for its child's mm_release (completion not done)
+  boolean vforkWaiting;
   KernelTimer timeout; // schedule_timeout's timer, created on first use
   Object syscallArgs; // the arguments of the running system call, or null
   IoOps.TaskIo io; // the task's block request, created on first use
@@ -74,6 +78,11 @@ public final class Task {
   /** The address space, or null for a kernel thread. */
   public Mm mm() {
     return mm;
+  }
+
+  /** exec_mmap's {@code current->mm = mm}: the task moves to a new address space. */
+  void setMm(Mm m) {
+    this.mm = m;
   }
 
   /** True for kernel threads (no mm of their own). */

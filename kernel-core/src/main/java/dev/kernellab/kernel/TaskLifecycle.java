@@ -94,11 +94,28 @@ final class TaskLifecycle {
     t.preemptCount = PreemptCount.PREEMPT_OFFSET;
   }
 
+  /**
+   * do_fork: a child named {@code comm} running {@code program}. With {@code vfork}
+   * (CLONE_VM | CLONE_VFORK) the child shares the parent's mm, copy_mm taking a reference
+   * only, and its vfork_done names the parent, which the caller puts to sleep until the
+   * child's {@link #mmRelease}; otherwise the child gets dup_mmap's copy.
+   */
   @Models(file = "kernel/fork.c", function = "do_fork", version = "2.4.17")
-  void fork(KernelCpu c, String comm, KernelPath program) {
+  @Models(file = "kernel/fork.c", function = "copy_mm", version = "2.4.17")
+  Task fork(KernelCpu c, String comm, KernelPath program, boolean vfork) {
     Task parent = c.current;
     int pid = nextPid++;
-    Mm mm = program.isUser() ? (parent.mm() == null ? new Mm(pid) : parent.mm().copy(pid)) : null;
+    Mm mm;
+    if (!program.isUser()) {
+      mm = null;
+    } else if (parent.mm() == null) {
+      mm = new Mm(pid);
+    } else if (vfork) {
+      mm = parent.mm();
+      mm.get();
+    } else {
+      mm = parent.mm().copy(pid);
+    }
     Task child = newTask(pid, comm, mm, false, parent.cpusAllowed(), null);
     child.setPolicy(parent.policy(), parent.rtPriority());
     child.setNice(parent.nice());
@@ -106,9 +123,47 @@ final class TaskLifecycle {
     child.parent = parent;
     child.setSchedEntity(scheduler.createEntity(child));
     prepareNewContext(child, program);
+    if (vfork) {
+      child.vforkDone = parent;
+      parent.vforkWaiting = true;
+    }
     tasks.add(child);
     scheduler.fork(parent, child);
     scheduler.wakeUpNewTask(child, parent);
+    return child;
+  }
+
+  /**
+   * mm_release: if {@code t} is a vforked child whose parent still sleeps in do_fork, complete
+   * the parent's wait (tsk->vfork_done) and return the parent to wake; else null. Called by
+   * exec (exec_mmap) and exit (__exit_mm); the second call finds nothing to do.
+   */
+  @Models(file = "kernel/fork.c", function = "mm_release", version = "2.4.17")
+  Task mmRelease(Task t) {
+    Task parent = t.vforkDone;
+    if (parent == null) {
+      return null;
+    }
+    t.vforkDone = null;
+    parent.vforkWaiting = false;
+    return parent;
+  }
+
+  /**
+   * exec_mmap's branch for an mm that other tasks use: {@code t} moves to a new, empty mm
+   * (mm_alloc, activate_mm) and drops its reference to the old one (mmput), which the others
+   * keep whole. Returns false, and changes nothing, when {@code t} is the mm's only user (exec
+   * then reuses it: exit_mmap on the same mm_struct) or has none.
+   */
+  @Models(file = "fs/exec.c", function = "exec_mmap", version = "2.4.17")
+  boolean replaceSharedMm(Task t) {
+    Mm old = t.mm();
+    if (old == null || old.users() == 1) {
+      return false;
+    }
+    old.put();
+    t.setMm(new Mm(t.pid()));
+    return true;
   }
 
   /**

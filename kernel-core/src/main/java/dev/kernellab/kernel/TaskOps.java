@@ -300,13 +300,28 @@ final class TaskOps {
     }
   }
 
-  /** {@code do_exit()}: become a zombie and schedule away for good. */
+  /**
+   * {@code do_exit()}: become a zombie and schedule away for good. __exit_mm's mm_release is
+   * done here too if the task's paths did not (a vforked child that exits without exec must
+   * not leave its parent asleep), and its reference to a shared mm is dropped (mmput); the
+   * parent wakes without the wake-up's cost, which a path that calls
+   * {@link KernelPath.Builder#mmRelease()} itself pays.
+   */
   @Models(file = "kernel/exit.c", function = "do_exit", version = "2.4.17")
+  @Models(file = "kernel/exit.c", function = "__exit_mm", version = "2.4.17")
   static final class Exit extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       k.checks.checkExit(c);
-      c.current.setState(TaskState.ZOMBIE);
+      Task t = c.current;
+      Task parent = k.lifecycle.mmRelease(t);
+      if (parent != null) {
+        c.wakeUpProcess(parent);
+      }
+      if (t.mm() != null && t.mm().users() > 1) {
+        t.mm().put();
+      }
+      t.setState(TaskState.ZOMBIE);
       f.advance();
       k.sched.callSchedule(c, ctx);
     }
@@ -317,26 +332,99 @@ final class TaskOps {
     }
   }
 
-  /** {@code do_fork()}'s scheduler part: the child is created and made runnable. */
+  /**
+   * {@code do_fork()}'s scheduler part: the child is created and made runnable. For vfork
+   * (CLONE_VM | CLONE_VFORK) the parent then sleeps in TASK_UNINTERRUPTIBLE until the child's
+   * mm_release completes its vfork_done (do_fork's {@code wait_for_completion(&vfork)},
+   * kernel/sched.c wait_for_completion, which loops until the completion is done).
+   */
   @Models(file = "kernel/fork.c", function = "do_fork", version = "2.4.17")
+  @Models(file = "kernel/sched.c", function = "wait_for_completion", version = "2.4.17")
   static final class Fork extends Op {
     final String comm;
     final KernelPath program;
+    final boolean vfork;
 
-    Fork(String comm, KernelPath program) {
+    Fork(String comm, KernelPath program, boolean vfork) {
       this.comm = comm;
       this.program = program;
+      this.vfork = vfork;
     }
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      Task t = c.current;
+      if (f.phase == 0) {
+        k.lifecycle.fork(c, comm, program, vfork);
+        if (!vfork) {
+          f.advance();
+          return;
+        }
+        f.phase = 1;
+      }
+      if (t.vforkWaiting) {
+        t.setState(TaskState.UNINTERRUPTIBLE);
+        k.sched.callSchedule(c, ctx);
+        return;
+      }
+      t.setState(TaskState.RUNNING);
       f.advance();
-      k.lifecycle.fork(c, comm, program);
     }
 
     @Override
     String describe() {
-      return "do_fork(" + comm + ")";
+      return (vfork ? "do_fork(CLONE_VFORK | CLONE_VM, " : "do_fork(") + comm + ")";
+    }
+  }
+
+  /**
+   * {@code mm_release()}: a vforked child that execs or exits completes its parent's
+   * vfork_done, waking the parent ({@code complete()}: a wake-up under the completion's
+   * wait-queue lock, whose {@code spin_unlock_irqrestore} is a preemption point with
+   * CONFIG_PREEMPT). Nothing for any other task.
+   */
+  @Models(file = "kernel/fork.c", function = "mm_release", version = "2.4.17")
+  @Models(file = "kernel/sched.c", function = "complete", version = "2.4.17")
+  static final class MmRelease extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      if (f.phase == 0) {
+        Task parent = k.lifecycle.mmRelease(c.current);
+        if (parent == null) {
+          f.advance();
+          return;
+        }
+        int woken = c.wakeUpProcess(parent) ? 1 : 0;
+        f.phase = 1;
+        c.compute(f, woken * k.scheduler().wakeUpCostNs(), false);
+        return;
+      }
+      f.advance();
+      c.preemptCheck(ctx);
+    }
+
+    @Override
+    String describe() {
+      return "mm_release()";
+    }
+  }
+
+  /**
+   * exec_mmap's move to a new mm when the old one has other users (a vforked child's exec):
+   * mm_alloc, activate_mm, mmput of the old one, which loses a user and nothing else. Nothing
+   * when the task is the old mm's only user: exec reuses it.
+   */
+  @Models(file = "fs/exec.c", function = "exec_mmap", version = "2.4.17")
+  static final class ReplaceSharedMm extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      k.lifecycle.replaceSharedMm(c.current);
+      f.advance();
+    }
+
+    @Override
+    String describe() {
+      return "exec_mmap(): a new mm if the old one is shared, mmput(old_mm)";
     }
   }
 

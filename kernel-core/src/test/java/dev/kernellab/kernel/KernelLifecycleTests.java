@@ -126,6 +126,98 @@ class KernelLifecycleTests {
   }
 
   /**
+   * vfork (kernel/fork.c do_fork with CLONE_VM | CLONE_VFORK, copy_mm, mm_release, 2.4.17;
+   * fs/exec.c exec_mmap): the child runs in its parent's very mm, one more user of it, while
+   * the parent sleeps uninterruptibly; the child's exec moves it to a new, empty mm, drops its
+   * reference without touching the parent's vmas, and wakes the parent. The child computes 2
+   * ms in user mode before it execs, 1 ms after.
+   */
+  @Test
+  void aVforkedChildBorrowsItsParentsMmAndTheParentSleepsUntilTheChildsExecGivesItBack() {
+    long[] parentBack = {-1};
+    KernelPath kid = KernelPath.userProgram("kid")
+        .compute(2 * MS)
+        .syscall(KernelPath.path("fs/exec.c", "do_execve").replaceSharedMm().mmRelease().build())
+        .compute(MS)
+        .syscall(KernelPath.path("kernel/exit.c", "do_exit").exit().build())
+        .build();
+    KernelPath parent = KernelPath.userProgram("parent")
+        .syscall(KernelPath.path("kernel/fork.c", "sys_vfork").vfork("kid", kid).build())
+        .probe((c, t, now) -> parentBack[0] = now)
+        .loop("spin", Long.MAX_VALUE, x -> x.compute(MS))
+        .build();
+    Kernel k = machine(1, new SimpleRoundRobinScheduler()).ksoftirqd(false)
+        .task(TaskSpec.user("P", parent).residentPages(40))
+        .build();
+    Task p = named(k, "P");
+    Mm parentsMm = p.mm();
+    k.run(MS);
+    Task child = named(k, "kid");
+    assertThat(child.mm()).as("copy_mm with CLONE_VM: no copy").isSameAs(parentsMm);
+    assertThat(parentsMm.users()).isEqualTo(2);
+    assertThat(p.state()).isEqualTo(TaskState.UNINTERRUPTIBLE);
+    assertThat(parentBack[0]).as("the parent has not returned from vfork").isEqualTo(-1);
+    k.run(2 * MS + MS / 2);
+    assertThat(child.mm()).as("exec_mmap: a new mm for the child").isNotSameAs(parentsMm);
+    assertThat(child.mm().residentPages()).isZero();
+    assertThat(p.mm()).isSameAs(parentsMm);
+    assertThat(parentsMm.users()).isEqualTo(1);
+    assertThat(parentsMm.residentPages()).as("mmput unmaps nothing the parent still uses").isEqualTo(40);
+    assertThat(p.state()).as("woken at the child's exec, at 2 ms, not at its exit").isEqualTo(TaskState.RUNNING);
+    k.run(4 * MS);
+    assertThat(parentBack[0]).as("back from vfork once the CPU is its own (round robin: the child's exit)")
+        .isBetween(2 * MS, 3 * MS + MS / 2);
+  }
+
+  /**
+   * A vforked child that exits without exec gives the mm back in do_exit (__exit_mm's
+   * mm_release and mmput): the parent wakes, the only user of its mm again.
+   */
+  @Test
+  void aVforkedChildThatExitsWithoutExecWakesItsParentFromDoExit() {
+    long[] parentBack = {-1};
+    KernelPath kid = KernelPath.userProgram("kid")
+        .compute(MS)
+        .syscall(KernelPath.path("kernel/exit.c", "do_exit").exit().build())
+        .build();
+    KernelPath parent = KernelPath.userProgram("parent")
+        .syscall(KernelPath.path("kernel/fork.c", "sys_vfork").vfork("kid", kid).build())
+        .probe((c, t, now) -> parentBack[0] = now)
+        .loop("spin", Long.MAX_VALUE, x -> x.compute(MS))
+        .build();
+    Kernel k = machine(1, new SimpleRoundRobinScheduler()).ksoftirqd(false)
+        .task(TaskSpec.user("P", parent).residentPages(40))
+        .build();
+    Task p = named(k, "P");
+    k.run(3 * MS);
+    assertThat(parentBack[0]).isBetween(MS, 2 * MS);
+    assertThat(p.mm().users()).isEqualTo(1);
+    assertThat(p.mm().residentPages()).isEqualTo(40);
+  }
+
+  /** A plain fork's child exec: the child is its copy's only user, and exec_mmap reuses it. */
+  @Test
+  void execOfAForkedChildKeepsItsOwnMm() {
+    KernelPath kid = KernelPath.userProgram("kid")
+        .syscall(KernelPath.path("fs/exec.c", "do_execve").replaceSharedMm().mmRelease().build())
+        .loop("spin", Long.MAX_VALUE, x -> x.compute(MS))
+        .build();
+    KernelPath parent = KernelPath.userProgram("parent")
+        .syscall(KernelPath.path("kernel/fork.c", "sys_fork").fork("kid", kid).build())
+        .loop("spin", Long.MAX_VALUE, x -> x.compute(MS))
+        .build();
+    Kernel k = machine(1, new SimpleRoundRobinScheduler()).ksoftirqd(false)
+        .task(TaskSpec.user("P", parent).residentPages(40))
+        .build();
+    k.run(30 * MS);
+    Task child = named(k, "kid");
+    assertThat(child.mm()).isNotSameAs(named(k, "P").mm());
+    assertThat(child.mm().id()).as("the copy dup_mmap made, kept").isEqualTo(child.pid());
+    assertThat(child.mm().residentPages()).isEqualTo(40);
+    assertThat(child.mm().users()).isEqualTo(1);
+  }
+
+  /**
    * release_task (kernel/exit.c 2.4.17) calls sched_exit for the live parent; a child whose
    * parent died first is reaped without. P forks "quick" and sleeps 20 ms; O forks "late" and
    * exits at once; quick runs 0..1 ms and exits while P sleeps; late runs 1..6 ms, an orphan.

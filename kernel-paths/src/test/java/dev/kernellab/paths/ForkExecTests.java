@@ -9,6 +9,7 @@ import dev.kernellab.kernel.Mm;
 import dev.kernellab.kernel.SimpleRoundRobinScheduler;
 import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.paths.fs.Execve;
+import dev.kernellab.paths.kernel.Fork;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -76,6 +77,52 @@ class ForkExecTests {
     assertThat(mm.vmaCount()).isEqualTo(HELLO.vmas());
     assertThat(mm.residentPages()).isEqualTo(HELLO.residentPages()).isEqualTo(60);
     assertThat(mm.swapAddress()).isZero();
+  }
+
+  /**
+   * vfork + exec, as make 3.79 and gcc 2.95's pexecute start their children: an 80 MB parent
+   * (20,000 pages in one vma) vforks hello; copy_mm takes a reference instead of dup_mmap's
+   * 6 ms copy, and hello's exec moves it to a new mm without unmapping the parent's (exec_mmap's
+   * mm_users != 1 branch), waking the parent. The parent's vfork takes its fixed part, the
+   * child's exec and faults (round robin: the woken parent waits for the child's exit).
+   */
+  @Test
+  void aVforkOfABigParentCopiesNothingAndTheChildsExecUnmapsNothing() {
+    long big = 20_000;
+    long[] t = new long[3];
+    Mm[] mms = new Mm[2];
+    Kernel24Paths p = Kernel24Paths.withDefaults();
+    KernelPath hello = KernelPath.userProgram("hello")
+        .probe((c, task, now) -> {
+          t[1] = now;
+          mms[1] = task.mm();
+        })
+        .syscall(p.execve().sysExecve(HELLO))
+        .loop("fault-in", HELLO.residentPages(), f -> f.pageFault(p.execve().fileFault))
+        .probe((c, task, now) -> mms[1] = task.mm())
+        .syscall(p.exit().sysExit)
+        .build();
+    KernelPath parent = KernelPath.userProgram("make")
+        .probe((c, task, now) -> {
+          t[0] = now;
+          mms[0] = task.mm();
+        })
+        .syscall(p.fork().sysVfork("hello", hello))
+        .probe((c, task, now) -> t[2] = now)
+        .compute(100 * MS)
+        .build();
+    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor(), 1).scheduler(new SimpleRoundRobinScheduler());
+    p.install(b);
+    b.task(TaskSpec.user("make", parent).residentPages(big));
+    b.build().run(100 * MS);
+    assertThat(t[1] - t[0]).as("vfork: no page tables copied")
+        .isBetween(Fork.VFORK_FIXED_NS, Fork.VFORK_FIXED_NS + 20 * US);
+    assertThat(mms[1]).as("hello's own mm after exec").isNotSameAs(mms[0]);
+    assertThat(mms[1].residentPages()).isEqualTo(HELLO.residentPages());
+    assertThat(mms[0].residentPages()).as("nothing of the parent unmapped").isEqualTo(big);
+    assertThat(mms[0].users()).isEqualTo(1);
+    assertThat(t[2]).as("the parent back from vfork after the child left its mm").isGreaterThan(t[1] + Execve.EXEC_FIXED_NS);
+    assertThat(t[2] - t[0]).as("no exit_mmap of 20,000 ptes anywhere (6 ms)").isLessThan(2 * MS);
   }
 
   @Test

@@ -4,14 +4,49 @@ import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.paths.drivers.Console;
+import dev.kernellab.paths.fs.Execve.Image;
 import dev.kernellab.paths.fs.FileIo;
 import dev.kernellab.paths.fs.VfsFile;
 
 /**
- * One job slot of {@code make -jN}: make forks a cc1 per target and waits for it; cc1 maps and
- * faults in its heap, reads its source and headers in {@code chunk}-byte calls, computes,
- * writes its object the same way, and exits. The file system is the caller's: the local page
- * cache (kbuild) or an NFS mount over loopback (stress-kernel's NFS-COMPILE).
+ * One job slot of {@code make -jN} over a 2.4 tree: per target make runs the two command lines
+ * of Rules.make's {@code %.o: %.c} rule (2.4.17), each in a vforked child, and waits for it.
+ * The compile line ({@code $(CC) $(CFLAGS) ... -c -o $@ $<}) has no shell metacharacter, so
+ * the child execs the gcc driver directly; gcc vforks cc1 and then as, waiting for each. The
+ * flags line ({@code ( echo ...; echo ...; echo ... ) > .foo.o.flags}) has some, so the
+ * child execs {@code /bin/sh -c}, and the shell forks a subshell for the parenthesis, which
+ * writes the three lines with its builtin echo and exits. cc1 maps and faults in its heap,
+ * reads its source and headers in {@code chunk}-byte calls, computes, writes its output the
+ * same way, and exits; as computes and exits. Each exec maps its program's image
+ * ({@link Programs}), so each fork copies and each exit tears down the address space of the
+ * program that ran; a vforked child copies nothing and its exec unmaps nothing (fs/Execve).
+ * The file system is the caller's: the local page cache (kbuild) or an NFS mount over loopback
+ * (stress-kernel's NFS-COMPILE).
+ *
+ * <p>Which call each program makes, from its source:
+ * <ul>
+ *   <li>GNU make 3.79 (job.c, copyright 1988-99, with the jobserver: the 3.79 of 2000-2001
+ *       distributions; 3.79.1 itself not told apart):
+ *       start_job_command starts every command line with {@code vfork()}, and the child's
+ *       child_execute_job / exec_command {@code execvp}s the argv that
+ *       construct_command_argv_internal built: the words of the line when it has none of
+ *       {@code sh_chars} ({@code #;"*?[]&|<>(){}$`^~}) and starts with no shell builtin, else
+ *       {@code /bin/sh -c line}.
+ *   <li>gcc 2.95's driver runs each pass with libiberty's pexecute (pexecute.c, copyright
+ *       1996-2000, "lives in at least two places: libiberty and gcc"), whose Unix version
+ *       starts the child with {@code vfork()} and {@code execv}/{@code execvp}s the pass.
+ *   <li>bash forks every child, a subshell's included, in jobs.c make_child with
+ *       {@code fork()}; the bash 2 execute_cmd.c execute_command_internal forks a
+ *       {@code ( list )} subshell (CMD_WANT_SUBSHELL) with make_child unconditionally (a
+ *       CMD_NO_FORK shortcut into the subshell appears only in later versions). Read in
+ *       copies of those files without a version line: which 2.0x release is not pinned.
+ * </ul>
+ *
+ * <p>Simplifications: cc1 writes the object (its assembler output and as's read of it are
+ * folded into that write), and runs after cpp has no process of its own; 2.4.17's
+ * arch/i386/Makefile adds {@code -pipe} to CFLAGS, with which gcc starts cpp, cc1 and as at
+ * once, joined by pipes, instead of one after the other; the final link (ld) of the tree is
+ * not part of the loop.
  */
 final class CompileJob {
 
@@ -24,6 +59,10 @@ final class CompileJob {
   static final long CC1_OBJECT_BYTES = 24 * 1024;
   /** cc1's address space: assumption, 4 MB (1,024 pages) once its heap is up. */
   static final long CC1_PAGES = 1_024;
+  /** as's CPU time per file: assumption, 30 ms (a tenth of cc1's median). */
+  static final long AS_COMPUTE_NS = 30_000_000;
+  /** Lines the flags command of Rules.make writes, one echo each (2.4.17 Rules.make). */
+  static final long FLAGS_LINES = 3;
   /** Source files of the tree, cycled: assumption, 400. */
   static final int SOURCE_FILES = 400;
   /**
@@ -42,13 +81,15 @@ final class CompileJob {
    */
   TaskSpec task(Kernel24Paths paths, int job, int jobs, VfsFile[] sources, VfsFile[] objects,
       KernelPath read, KernelPath write, long chunk, KernelPath echo) {
-    ChildWait wait = new ChildWait("make" + job);
+    ChildWait makeWait = new ChildWait("make" + job);
+    ChildWait gccWait = new ChildWait("gcc" + job);
+    ChildWait shWait = new ChildWait("sh" + job);
     Console.TtyWrite line = new Console.TtyWrite();
     FileIo io = new FileIo();
     int[] file = {job};
     long[] at = {0};
     KernelPath cc1 =
-        KernelPath.userProgram("cc1")
+        exec(paths, KernelPath.userProgram("cc1"), Programs.CC1)
             .syscall(paths.memory().sysMmap)
             .loop("heap", CC1_PAGES, p -> p.pageFault(paths.memory().anonymousFault))
             .syscall(paths.syscalls().open)
@@ -62,25 +103,75 @@ final class CompileJob {
                 .syscall(write, c -> io.on(objects[file[0]], at[0], chunk))
                 .probe((c, t, now) -> at[0] += chunk))
             .syscall(paths.syscalls().close)
-            .syscall(wait.exiting())
+            .syscall(gccWait.exiting())
+            .syscall(paths.exit().sysExit)
+            .build();
+    KernelPath as =
+        exec(paths, KernelPath.userProgram("as"), Programs.AS)
+            .compute(AS_COMPUTE_NS)
+            .syscall(gccWait.exiting())
+            .syscall(paths.exit().sysExit)
+            .build();
+    KernelPath gcc =
+        exec(paths, KernelPath.userProgram("gcc"), Programs.GCC)
+            .syscall(gccWait.forked())
+            .syscall(paths.fork().sysVfork("cc1", cc1))
+            .syscall(gccWait.waitUntilAtMost(0))
+            .syscall(gccWait.forked())
+            .syscall(paths.fork().sysVfork("as", as))
+            .syscall(gccWait.waitUntilAtMost(0))
+            .syscall(makeWait.exiting())
+            .syscall(paths.exit().sysExit)
+            .build();
+    // ( echo ...; echo ...; echo ... ) > .foo.o.flags: the subshell opens the file, writes a
+    // line per echo builtin, and exits
+    KernelPath subshell =
+        KernelPath.userProgram("sh")
+            .syscall(paths.syscalls().open)
+            .loop("echo", FLAGS_LINES, e -> e.syscall(paths.syscalls().smallWrite))
+            .syscall(paths.syscalls().close)
+            .syscall(shWait.exiting())
+            .syscall(paths.exit().sysExit)
+            .build();
+    KernelPath sh =
+        exec(paths, KernelPath.userProgram("sh"), Programs.SH)
+            .syscall(shWait.forked())
+            .syscall(paths.fork().sysFork("sh", subshell))
+            .syscall(shWait.waitUntilAtMost(0))
+            .syscall(makeWait.exiting())
             .syscall(paths.exit().sysExit)
             .build();
     KernelPath make =
-        KernelPath.userProgram("make" + job)
+        exec(paths, KernelPath.userProgram("make" + job), Programs.MAKE)
             .loop("targets", Long.MAX_VALUE, l -> {
               l.probe((c, t, now) -> {
                 file[0] = (file[0] + jobs) % sources.length;
                 compiles++;
               });
+              // make echoes the compile line; Rules.make's flags line starts with @, unechoed
               if (echo != null) {
                 l.syscall(echo, c -> line.of(MAKE_ECHO_BYTES));
               }
-              l.syscall(wait.forked())
-                  .syscall(paths.fork().sysFork("cc1", cc1))
-                  .syscall(wait.waitUntilAtMost(0));
+              l.syscall(makeWait.forked())
+                  .syscall(paths.fork().sysVfork("gcc", gcc))
+                  .syscall(makeWait.waitUntilAtMost(0))
+                  .syscall(makeWait.forked())
+                  .syscall(paths.fork().sysVfork("sh", sh))
+                  .syscall(makeWait.waitUntilAtMost(0));
             })
             .build();
-    return TaskSpec.user("make" + job, make).residentPages(CC1_PAGES / 4);
+    // make starts as the shell's forked copy (the shell that ran it), then execs make
+    return TaskSpec.user("make" + job, make).residentPages(Programs.SH.residentPages());
+  }
+
+  /**
+   * {@code program} begun by an execve of {@code image} and the faults that bring the image
+   * in, one kernel entry a page.
+   */
+  static KernelPath.Builder exec(Kernel24Paths paths, KernelPath.Builder program, Image image) {
+    return program
+        .syscall(paths.execve().sysExecve(image))
+        .loop("fault-in", image.residentPages(), p -> p.pageFault(paths.execve().fileFault));
   }
 
   /** Compiles started so far, all jobs of this instance. */

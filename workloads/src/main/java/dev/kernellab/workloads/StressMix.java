@@ -33,6 +33,9 @@ import java.util.List;
  *       long)}).
  * </ul>
  *
+ * <p>Each program has the address space of {@link Programs} (P3_FPU its matrices, the others
+ * a small C tool's), one vma of that size, so swap_out's walk and crashme's forks see them.
+ *
  * <p>The component list follows the package as recalled in the whitepaper's setup (the exact
  * list is not in the surviving text); every size and time below is an assumption said out loud,
  * none fitted to the reports' results.
@@ -93,7 +96,8 @@ final class StressMix {
     addTtcp();
     addFifosMmap();
     add(TaskSpec.user("p3_fpu", KernelPath.userProgram("p3_fpu")
-        .loop("matrix", Long.MAX_VALUE, l -> l.compute(FPU_BLOCK_NS)).build()), true);
+        .loop("matrix", Long.MAX_VALUE, l -> l.compute(FPU_BLOCK_NS)).build())
+        .residentPages(Programs.P3_FPU.residentPages()), true);
     addFsChurn();
     addCrashme();
   }
@@ -124,23 +128,23 @@ final class StressMix {
     Net.Connection conn = paths.net().newConnection("ttcp");
     add(TaskSpec.user("ttcp-t", KernelPath.userProgram("ttcp-t")
         .loop("send", Long.MAX_VALUE, l -> l.compute(TTCP_USER_NS).syscall(conn.send)
-            .probe((c, t, now) -> ttcpSegments++)).build()), true);
+            .probe((c, t, now) -> ttcpSegments++)).build()).residentPages(Programs.SMALL_TOOL.residentPages()), true);
     add(TaskSpec.user("ttcp-r", KernelPath.userProgram("ttcp-r")
-        .loop("recv", Long.MAX_VALUE, l -> l.syscall(conn.recv).compute(TTCP_USER_NS)).build()), true);
+        .loop("recv", Long.MAX_VALUE, l -> l.syscall(conn.recv).compute(TTCP_USER_NS)).build()).residentPages(Programs.SMALL_TOOL.residentPages()), true);
   }
 
   private void addFifosMmap() {
     Pipe fifo = paths.syscalls().newPipe("fifo");
     add(TaskSpec.user("fifo-w", KernelPath.userProgram("fifo-w")
-        .loop("w", Long.MAX_VALUE, l -> l.compute(FIFO_USER_NS).syscall(fifo.write)).build()), true);
+        .loop("w", Long.MAX_VALUE, l -> l.compute(FIFO_USER_NS).syscall(fifo.write)).build()).residentPages(Programs.SMALL_TOOL.residentPages()), true);
     add(TaskSpec.user("fifo-r", KernelPath.userProgram("fifo-r")
-        .loop("r", Long.MAX_VALUE, l -> l.syscall(fifo.read).compute(FIFO_USER_NS)).build()), true);
+        .loop("r", Long.MAX_VALUE, l -> l.syscall(fifo.read).compute(FIFO_USER_NS)).build()).residentPages(Programs.SMALL_TOOL.residentPages()), true);
     add(TaskSpec.user("mmap", KernelPath.userProgram("mmap")
         .loop("round", Long.MAX_VALUE, l -> l
             .syscall(paths.memory().sysMmap)
             .loop("touch", MMAP_PAGES, p -> p.pageFault(paths.memory().anonymousFault).compute(1_000))
             .syscall(paths.memory().sysMunmap))
-        .build()).residentPages(64), true);
+        .build()).residentPages(Programs.SMALL_TOOL.residentPages()), true);
   }
 
   private void addFsChurn() {
@@ -168,7 +172,7 @@ final class StressMix {
                 .probe((c, t, now) -> at[0] += FS_CHUNK))
             .syscall(paths.filemap().sysUnlink, c -> io.on(f[0], 0, 0))
             .probe((c, t, now) -> fsRounds++))
-        .build()), true);
+        .build()).residentPages(Programs.SMALL_TOOL.residentPages()), true);
   }
 
   private void addCrashme() {
@@ -186,7 +190,7 @@ final class StressMix {
         .loop("fork", Long.MAX_VALUE, l -> l
             .syscall(paths.fork().sysFork("crashme-child", doomed))
             .syscall(Timer.sysNanosleep(CRASHME_PAUSE_NS)))
-        .build()).residentPages(256), true);
+        .build()).residentPages(Programs.SMALL_TOOL.residentPages()), true);
   }
 
   List<TaskSpec> tasks() {

@@ -37,7 +37,11 @@ public final class Execve {
    * After fork the child is the only user of its copy of the parent's mm, so exec_mmap takes
    * its first branch: mm_release, then exit_mmap(old_mm) on that very mm_struct, which stays
    * on the mmlist where dup_mmap put it (fs/exec.c exec_mmap, 2.4.17). exit_mmap zaps each vma
-   * under page_table_lock (mm/Memory). load_elf_binary then maps the program's PT_LOAD
+   * under page_table_lock (mm/Memory). After vfork the child's mm is its parent's, asleep in
+   * do_fork (mm_users is 2), so exec_mmap takes the other branch: mm_alloc, the new mm put on
+   * the mmlist under mmlist_lock, activate_mm, mm_release (which wakes the parent), and mmput
+   * of the old mm, which only drops the child's reference: nothing is unmapped, the parent
+   * goes on using it (kernel/fork.c mmput). load_elf_binary then maps the program's PT_LOAD
    * segments, the interpreter's, the bss (do_brk) and the stack: one vma each, the model's
    * Image. The shared libraries are mapped by ld.so in user mode (mmap calls); the model
    * folds them into the image, mapped here.
@@ -68,6 +72,14 @@ public final class Execve {
    * argument copy); see the overview for the check against lmbench's fork+exec.
    */
   public static final long EXEC_FIXED_NS = 100_000;
+
+  /**
+   * exec_mmap's new mm for a vforked child: mm_alloc (a slab object), mm_init's pgd_alloc (a
+   * page, the kernel's 256 pgd entries copied into it, 1 KiB), list_add on the mmlist under
+   * mmlist_lock, activate_mm's cr3 load. Assumption: 5 us, about 30 DRAM misses at lmbench's
+   * ~175 ns (docs/hardware-and-costs.md, lmbench costs).
+   */
+  public static final long MM_ALLOC_NS = 5_000;
 
   /** One vma mapped by elf_map or do_brk: {@link Memory#DO_MMAP_NS}. */
   public static final long MAP_VMA_NS = Memory.DO_MMAP_NS;
@@ -143,9 +155,16 @@ public final class Execve {
 
   private final KernelPath exitMmap;
 
+  private final KernelPath newMm;
+
   /** Builds exec for one kernel, unmapping the old image with {@code exitMmap} (mm/Memory). */
   public Execve(Locks l, KernelPath exitMmap) {
     this.exitMmap = exitMmap;
+    newMm =
+        KernelPath.path("fs/exec.c", "exec_mmap")
+            .compute(MM_ALLOC_NS)
+            .replaceSharedMm()
+            .build();
     fileFault =
         KernelPath.path("mm/memory.c", "do_no_page")
             .compute(Calibration.PAGE_FAULT_NS)
@@ -161,10 +180,12 @@ public final class Execve {
     return KernelPath.path("fs/exec.c", "do_execve")
         .cause(new Exec(image.name(), image.residentPages()))
         .compute(EXEC_FIXED_NS)
-        .call(exitMmap)
+        .callIfElse("mm_users == 1: exit_mmap(old_mm), the same mm_struct reused; else a new mm",
+            Execve::aloneInMm, exitMmap, newMm)
+        .mmRelease()
         .effect("exec_mmap(): the old vmas gone, the same mm_struct reused", c -> {
           Mm mm = c.current().mm();
-          if (mm != null) {
+          if (mm != null && mm.users() == 1) {
             while (mm.vmaCount() > 0) {
               mm.munmap(mm.vmaCount() - 1);
             }
@@ -182,6 +203,16 @@ public final class Execve {
                 }))
             .build())
         .build();
+  }
+
+  /**
+   * exec_mmap's test: the task is the only user of its mm (a forked child's copy), so exec
+   * tears it down and reuses it; otherwise (a vforked child) it moves to a new one.
+   */
+  @Models(file = "fs/exec.c", function = "exec_mmap", version = "2.4.17")
+  private static boolean aloneInMm(dev.kernellab.kernel.KernelCpu c) {
+    Mm mm = c.current().mm();
+    return mm == null || mm.users() == 1;
   }
 
   /** The rows of this file: the exec of a small program, and of a big one. */

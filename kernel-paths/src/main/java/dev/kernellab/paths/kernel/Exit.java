@@ -23,7 +23,9 @@ public final class Exit {
    * Implementation overview
    *
    * do_exit drops the address space first (the long part for a big process: exit_mmap's
-   * zap_page_range holds page_table_lock over every pte), then takes lock_kernel() and keeps
+   * zap_page_range holds page_table_lock over every pte); __exit_mm's mm_release wakes a
+   * vfork parent, and mmput tears the mm down only for its last user, so a vforked child
+   * that exits without exec leaves its parent's mm whole. Then it takes lock_kernel() and keeps
    * it to the end: close_files runs under the BKL, and exit_notify takes
    * write_lock_irq(&tasklist_lock). There is no unlock_kernel(): the final schedule()
    * releases the BKL (release_kernel_lock) and the zombie never runs to retake it, so with
@@ -54,7 +56,9 @@ public final class Exit {
     this.exitMmapTail = exitMmapEntry.tailNs();
     sysExit =
         KernelPath.path("kernel/exit.c", "do_exit")
-            .call(exitMmap)
+            .mmRelease()
+            .callIf("mmput: the last user of the mm tears it down (a vforked child's is its parent's)",
+                c -> c.current().mm() == null || c.current().mm().users() == 1, exitMmap)
             .lockKernel(l.kernelFlag)
             .compute(EXIT_FIXED_NS)
             .call(KernelPath.path("kernel/exit.c", "close_files")

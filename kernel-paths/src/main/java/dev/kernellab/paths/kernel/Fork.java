@@ -92,6 +92,32 @@ public final class Fork {
     }
   }
 
+  /**
+   * The cause a vfork declares: the parent lends its mm to a child that will run
+   * {@code child} (copy_mm takes a reference, nothing is copied) and sleeps until the child
+   * execs or exits.
+   */
+  public record DoVfork(String child) implements LatencyCause {
+    @Override
+    public String describe(LatencyCause.Hold h) {
+      return String.format(Locale.ROOT, "vfork for %s: the mm shared, no page tables copied (on %s, %.1f us)",
+          child, h.task(), h.ns() / 1000.0);
+    }
+  }
+
+  /**
+   * do_fork with CLONE_VM: everything but dup_mmap (alloc_task_struct, the task_struct copy,
+   * copy_files, copy_fs, copy_sighand, copy_thread). Assumption: 50 us, a third of
+   * {@link dev.kernellab.paths.Calibration#FORK_FIXED_NS}, whose other two thirds are the mm's
+   * own fixed work (mm_init's pgd_alloc, a vm_area_struct allocated and linked per vma,
+   * flush_tlb_mm). Checked against the one measurement of both found, on a later kernel: M.
+   * Kerrisk, The Linux Programming Interface (2010), section 28.3, Table 28-3, Linux 2.6.27 on
+   * x86-32: a fork + exit + wait loop of a 1.7 MB process runs 4,544 a second, the vfork loop
+   * 28,955, 6.4 times as many; lmbench's fork of ~300 us (docs/hardware-and-costs.md, lmbench
+   * costs) over 6.4 is 47 us.
+   */
+  public static final long VFORK_FIXED_NS = 50_000;
+
   /** SET_LINKS + hash_pid under write_lock_irq(tasklist_lock): assumption, 1 us. */
   public static final long SET_LINKS_NS = 1_000;
 
@@ -185,6 +211,32 @@ public final class Fork {
         .build();
   }
 
+  /**
+   * vfork(2) of a child named {@code comm} that runs {@code child}: sys_vfork's
+   * {@code do_fork(CLONE_VFORK | CLONE_VM | SIGCHLD)} (arch/i386/kernel/process.c, 2.4.17).
+   * copy_mm takes a reference to the parent's mm instead of dup_mmap's copy, so no
+   * page_table_lock is held; the parent then sleeps in {@code wait_for_completion(&vfork)}
+   * until the child's mm_release (its exec, fs/Execve, or its exit).
+   */
+  @Models(file = "kernel/fork.c", function = "do_fork", version = "2.4.17")
+  @Models(file = "kernel/fork.c", function = "copy_mm", version = "2.4.17")
+  public KernelPath sysVfork(String comm, KernelPath child) {
+    return KernelPath.path("kernel/fork.c", "do_fork")
+        .cause(new DoVfork(comm))
+        .spinLock(lastpidLock)
+        .callIf("last_pid past next_safe or PID_MAX: walk the task list", this::getPid,
+            KernelPath.path("kernel/fork.c", "get_pid").cause(new GetPid(comm)).call(getPidWalk).build())
+        .spinUnlock(lastpidLock)
+        .compute(VFORK_FIXED_NS)
+        .localIrqDisable()
+        .writeLock(locks.tasklistLock)
+        .compute(SET_LINKS_NS)
+        .writeUnlock(locks.tasklistLock)
+        .localIrqEnable()
+        .vfork(comm, child)
+        .build();
+  }
+
   /** The rows of this file. */
   public List<CatalogEntry> entries(KernelPath sampleChild) {
     return List.of(
@@ -192,6 +244,13 @@ public final class Fork {
             "sys_fork", sysFork("child", sampleChild),
             List.of("page_table_lock", "tasklist_lock (irq)"),
             dupMmapEntry.typicalNs() + SET_LINKS_NS, dupMmapEntry.tailNs() + SET_LINKS_NS,
-            dupMmapEntry.tail(), dupMmapEntry.source()));
+            dupMmapEntry.tail(), dupMmapEntry.source()),
+        new CatalogEntry(
+            "sys_vfork", sysVfork("child", sampleChild),
+            List.of("tasklist_lock (irq)"),
+            VFORK_FIXED_NS + SET_LINKS_NS, VFORK_FIXED_NS + SET_LINKS_NS,
+            "the same whatever the parent's size: no page tables copied",
+            "50 us (assumption: a third of fork's fixed part; TLPI Table 28-3's vfork/fork ratio)"
+                + " + 1 us SET_LINKS"));
   }
 }

@@ -259,7 +259,7 @@ public final class Vmscan {
     List<Task> tasks = c.kernel().allTasks();
     int mmlistNr = 0;
     for (int i = 0; i < tasks.size(); i++) {
-      if (tasks.get(i).mm() != null) {
+      if (onMmlist(tasks, i)) {
         mmlistNr++;
       }
     }
@@ -298,7 +298,7 @@ public final class Vmscan {
     for (int tried = 0; tried <= n; tried++) {
       Task t = tasks.get((at + tried) % n);
       Mm mm = t.mm();
-      if (mm == null) {
+      if (!onMmlist(tasks, (at + tried) % n)) {
         continue;
       }
       if (t.pid() == swapMmPid && mm.swapAddress() < mm.residentPages()) {
@@ -313,6 +313,26 @@ public final class Vmscan {
       mm.setSwapAddress(0); // reached TASK_SIZE: start it again next round
     }
     return null;
+  }
+
+  /**
+   * True if task {@code i}'s mm is on the mmlist under it: it has one, and no task before it
+   * (a parent: pids grow) shares it. The mmlist holds an mm once however many tasks use it;
+   * a vforked child borrows its parent's until it execs (kernel/fork.c copy_mm, CLONE_VM).
+   */
+  private static boolean onMmlist(List<Task> tasks, int i) {
+    Mm mm = tasks.get(i).mm();
+    if (mm == null) {
+      return false;
+    }
+    if (mm.users() > 1) {
+      for (int j = 0; j < i; j++) {
+        if (tasks.get(j).mm() == mm) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   private void plan(String victim, long ptes) {
