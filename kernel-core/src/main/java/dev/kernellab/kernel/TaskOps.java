@@ -95,13 +95,21 @@ final class TaskOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (f.phase == 0) {
-        int woken = k.sched.wakeUpQueue(c, wq, sync);
-        f.phase = 1;
-        c.compute(f, woken * k.scheduler().wakeUpCostNs(), false);
+        chargeWakeUps(k, c, f, k.sched.wakeUpQueue(c, wq, sync));
         return;
       }
       f.advance();
       c.preemptCheck(ctx);
+    }
+
+    /**
+     * Phase 0 of an operation that woke {@code woken} tasks: the scheduler's cost of each
+     * wake-up, after which phase 1 advances and, with the runqueue lock dropped, is a
+     * preemption point.
+     */
+    static void chargeWakeUps(Kernel k, KernelCpu c, ExecContext.Frame f, int woken) {
+      f.phase = 1;
+      c.compute(f, woken * k.scheduler().wakeUpCostNs(), false);
     }
 
     @Override
@@ -394,9 +402,7 @@ final class TaskOps {
           f.advance();
           return;
         }
-        int woken = c.wakeUpProcess(parent) ? 1 : 0;
-        f.phase = 1;
-        c.compute(f, woken * k.scheduler().wakeUpCostNs(), false);
+        WakeUp.chargeWakeUps(k, c, f, c.wakeUpProcess(parent) ? 1 : 0);
         return;
       }
       f.advance();

@@ -132,6 +132,21 @@ class KernelLifecycleTests {
    * reference without touching the parent's vmas, and wakes the parent. The child computes 2
    * ms in user mode before it execs, 1 ms after.
    */
+  /**
+   * A uniprocessor running P (40 resident pages), which vforks {@code kid}, notes in
+   * {@code parentBack} when it is back in user mode, and computes for ever.
+   */
+  private static Kernel vforkingParent(KernelPath kid, long[] parentBack) {
+    KernelPath parent = KernelPath.userProgram("parent")
+        .syscall(KernelPath.path("kernel/fork.c", "sys_vfork").vfork("kid", kid).build())
+        .probe((c, t, now) -> parentBack[0] = now)
+        .loop("spin", Long.MAX_VALUE, x -> x.compute(MS))
+        .build();
+    return machine(1, new SimpleRoundRobinScheduler()).ksoftirqd(false)
+        .task(TaskSpec.user("P", parent).residentPages(40))
+        .build();
+  }
+
   @Test
   void aVforkedChildBorrowsItsParentsMmAndTheParentSleepsUntilTheChildsExecGivesItBack() {
     long[] parentBack = {-1};
@@ -141,14 +156,7 @@ class KernelLifecycleTests {
         .compute(MS)
         .syscall(KernelPath.path("kernel/exit.c", "do_exit").exit().build())
         .build();
-    KernelPath parent = KernelPath.userProgram("parent")
-        .syscall(KernelPath.path("kernel/fork.c", "sys_vfork").vfork("kid", kid).build())
-        .probe((c, t, now) -> parentBack[0] = now)
-        .loop("spin", Long.MAX_VALUE, x -> x.compute(MS))
-        .build();
-    Kernel k = machine(1, new SimpleRoundRobinScheduler()).ksoftirqd(false)
-        .task(TaskSpec.user("P", parent).residentPages(40))
-        .build();
+    Kernel k = vforkingParent(kid, parentBack);
     Task p = named(k, "P");
     Mm parentsMm = p.mm();
     k.run(MS);
@@ -180,14 +188,7 @@ class KernelLifecycleTests {
         .compute(MS)
         .syscall(KernelPath.path("kernel/exit.c", "do_exit").exit().build())
         .build();
-    KernelPath parent = KernelPath.userProgram("parent")
-        .syscall(KernelPath.path("kernel/fork.c", "sys_vfork").vfork("kid", kid).build())
-        .probe((c, t, now) -> parentBack[0] = now)
-        .loop("spin", Long.MAX_VALUE, x -> x.compute(MS))
-        .build();
-    Kernel k = machine(1, new SimpleRoundRobinScheduler()).ksoftirqd(false)
-        .task(TaskSpec.user("P", parent).residentPages(40))
-        .build();
+    Kernel k = vforkingParent(kid, parentBack);
     Task p = named(k, "P");
     k.run(3 * MS);
     assertThat(parentBack[0]).isBetween(MS, 2 * MS);
