@@ -61,8 +61,10 @@ final class RunCommand implements Callable<Integer> {
     PrintWriter out = json != null && json.isStandardOutput() ? spec.commandLine().getErr() : stdout;
     LatencyTimes preemptOff = preemptStats ? LatencyTimes.preemptOff() : null;
     LatencyTimes irqsOff = preemptStats ? LatencyTimes.irqsOff() : null;
+    // the library's refusal of a kernel it cannot measure, named by the option that asked
     ConfigResult r = preemptStats
-        ? Runs.runWith(e, Tracer.both(preemptOff, irqsOff), common.quiet, spec.commandLine().getErr())
+        ? Experiment.option("--preempt-stats",
+            () -> Runs.runWith(e, Tracer.both(preemptOff, irqsOff), common.quiet, spec.commandLine().getErr()))
         : Runs.runAll(List.of(e), 1, common.quiet, spec.commandLine().getErr()).get(0);
     ProbeResult p = r.result().probes().get(0);
     LatencySummary l = p.latency();

@@ -136,7 +136,7 @@ public final class LatencyTimes implements Tracer {
   public void boot(Kernel kernel) {
     if (kind == Kind.PREEMPT_OFF && !kernel.preemptionModel().preemptsKernelCode()) {
       throw new IllegalArgumentException(
-          "--preempt-stats: preempt-stats measures a preemptible kernel (CONFIG_PREEMPT); this "
+          "preempt-stats measures a preemptible kernel (CONFIG_PREEMPT); this "
               + "configuration is " + kernel.preemptionModel() + ": run one with the preempt patch");
     }
     cpus = kernel.cpuCount();

@@ -1,8 +1,12 @@
 package dev.kernellab.preempt;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.SimpleRoundRobinScheduler;
 import dev.kernellab.kernel.SpinLock;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +28,16 @@ class LatencyTimesTests {
     t.preemptOff(at, cpu, on);
     t.lockAcquire(at, cpu, lock, on, 0);
     t.preemptOn(at + length, cpu, off, length);
+  }
+
+  /** A library refusal in the library's words: a command line names its own option (lab). */
+  @Test
+  void aKernelThatCannotPreemptKernelCodeIsRefusedAtBoot() {
+    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor(), 1)
+        .scheduler(new SimpleRoundRobinScheduler())
+        .tracer(LatencyTimes.preemptOff());
+    assertThatThrownBy(b::build).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("preempt-stats measures a preemptible kernel (CONFIG_PREEMPT)");
   }
 
   @Test
