@@ -17,11 +17,9 @@ import dev.kernellab.kernel.Softirq;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.TaskSpec;
-import dev.kernellab.kernel.Tracer;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.preempt.PreemptKernelPatch;
 import dev.kernellab.workloads.Realfeel;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -69,58 +67,6 @@ class WaitHolderProperties {
     }
   }
 
-  /** The state of each CPU at every event, in order, with no slots and no shortcuts. */
-  private static final class Oracle implements Tracer {
-    record Mark(long at, String key) {}
-
-    final List<List<Mark>> marks = new ArrayList<>();
-    Kernel kernel;
-
-    @Override
-    public void boot(Kernel k) {
-      kernel = k;
-      for (int c = 0; c < k.cpuCount(); c++) {
-        marks.add(new ArrayList<>());
-      }
-    }
-
-    private void mark(long now, int cpu) {
-      var c = kernel.cpu(cpu);
-      String context = c.inHardirqContext() ? "hardirq" : c.inSoftirqContext() ? "softirq" : "task";
-      marks.get(cpu).add(new Mark(now, key(c.current(), c.runningPath(), context)));
-    }
-
-    /** What ran on {@code cpu} from {@code from} to {@code to}, ns per key, idle and user time as "-". */
-    Map<String, Long> ran(int cpu, long from, long to) {
-      Map<String, Long> out = new TreeMap<>();
-      List<Mark> ms = marks.get(cpu);
-      for (int i = 0; i < ms.size(); i++) {
-        long end = i + 1 < ms.size() ? ms.get(i + 1).at() : Long.MAX_VALUE;
-        long a = Math.max(from, ms.get(i).at());
-        long b = Math.min(to, end);
-        if (b > a) {
-          out.merge(ms.get(i).key(), b - a, Long::sum);
-        }
-      }
-      return out;
-    }
-
-    @Override public void schedSwitch(long now, int cpu, Task prev, Task next) { mark(now, cpu); }
-    @Override public void schedWakeup(long now, int cpu, Task task) { mark(now, cpu); }
-    @Override public void irqEntry(long now, int cpu, int vector) { mark(now, cpu); }
-    @Override public void irqExit(long now, int cpu, int vector) { mark(now, cpu); }
-    @Override public void softirqEntry(long now, int cpu, int pending) { mark(now, cpu); }
-    @Override public void softirqExit(long now, int cpu) { mark(now, cpu); }
-    @Override public void preemptOff(long now, int cpu, KernelPath path) { mark(now, cpu); }
-    @Override public void preemptOn(long now, int cpu, KernelPath path, long lengthNs) { mark(now, cpu); }
-    @Override public void irqsOff(long now, int cpu, KernelPath path) { mark(now, cpu); }
-    @Override public void irqsOn(long now, int cpu, KernelPath path, long lengthNs) { mark(now, cpu); }
-    @Override public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) { mark(now, cpu); }
-    @Override public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) { mark(now, cpu); }
-    @Override public void pathEnter(long now, int cpu, KernelPath path) { mark(now, cpu); }
-    @Override public void pathExit(long now, int cpu, KernelPath path) { mark(now, cpu); }
-  }
-
   private static String key(Task t, KernelPath path, String context) {
     if (t.isIdle() || path == null) {
       return "-";
@@ -162,7 +108,7 @@ class WaitHolderProperties {
       kb.patch(new PreemptKernelPatch());
     }
     LatencyAnatomy anatomy = new LatencyAnatomy(realfeel.probe(), 1);
-    Oracle oracle = new Oracle();
+    CpuStateOracle oracle = new CpuStateOracle();
     kb.tracer(anatomy).tracer(oracle);
     kb.task(realfeel.task()).task(TaskSpec.user("B", b));
     realfeel.listen(anatomy);
@@ -187,7 +133,7 @@ class WaitHolderProperties {
     for (Cause.Holding h : wait.holders()) {
       got.merge(key(h), h.ns(), Long::sum);
     }
-    assertThat(got).isEqualTo(oracle.ran(s.cpu(), waitFrom, waitFrom + wait.ns()));
+    assertThat(got).isEqualTo(oracle.ran(s.cpu(), waitFrom, waitFrom + wait.ns(), WaitHolderProperties::key));
     if (!wait.holders().isEmpty()) {
       long longest = wait.holders().stream().mapToLong(Cause.Holding::ns).max().orElseThrow();
       assertThat(wait.cause()).isEqualTo(

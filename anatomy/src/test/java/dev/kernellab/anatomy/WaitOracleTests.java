@@ -6,14 +6,11 @@ import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.Tracer;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.workloads.Workload;
 import dev.kernellab.workloads.Workloads;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,64 +25,13 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class WaitOracleTests {
 
-  /** Every event's state, per CPU, in order. */
-  private static final class Oracle implements Tracer {
-    record Mark(long at, KernelPath path, Task task, String context) {}
-
-    final List<List<Mark>> marks = new ArrayList<>();
-    Kernel kernel;
-
-    @Override
-    public void boot(Kernel k) {
-      kernel = k;
-      for (int c = 0; c < k.cpuCount(); c++) {
-        marks.add(new ArrayList<>());
-      }
-    }
-
-    private void mark(long now, int cpu) {
-      if (kernel == null) {
-        return;
-      }
-      var c = kernel.cpu(cpu);
-      String context = c.inHardirqContext() ? "hardirq" : c.inSoftirqContext() ? "softirq" : "task";
-      marks.get(cpu).add(new Mark(now, c.runningPath(), c.current(), context));
-    }
-
-    /** What ran on {@code cpu} from {@code from} to {@code to}: ns per "task|path|context", in order. */
-    Map<String, Long> ran(int cpu, long from, long to) {
-      Map<String, Long> out = new TreeMap<>();
-      List<Mark> ms = marks.get(cpu);
-      for (int i = 0; i < ms.size(); i++) {
-        Mark m = ms.get(i);
-        long end = i + 1 < ms.size() ? ms.get(i + 1).at() : Long.MAX_VALUE;
-        long a = Math.max(from, m.at());
-        long b = Math.min(to, end);
-        if (b > a) {
-          out.merge(key(m.task().comm(), m.path(), m.context()), b - a, Long::sum);
-        }
-      }
-      return out;
-    }
-
-    @Override public void schedSwitch(long now, int cpu, Task prev, Task next) { mark(now, cpu); }
-    @Override public void irqEntry(long now, int cpu, int vector) { mark(now, cpu); }
-    @Override public void irqExit(long now, int cpu, int vector) { mark(now, cpu); }
-    @Override public void softirqEntry(long now, int cpu, int pending) { mark(now, cpu); }
-    @Override public void softirqExit(long now, int cpu) { mark(now, cpu); }
-    @Override public void preemptOff(long now, int cpu, KernelPath path) { mark(now, cpu); }
-    @Override public void preemptOn(long now, int cpu, KernelPath path, long lengthNs) { mark(now, cpu); }
-    @Override public void irqsOff(long now, int cpu, KernelPath path) { mark(now, cpu); }
-    @Override public void irqsOn(long now, int cpu, KernelPath path, long lengthNs) { mark(now, cpu); }
-    @Override public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) { mark(now, cpu); }
-    @Override public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) { mark(now, cpu); }
-    @Override public void pathEnter(long now, int cpu, KernelPath path) { mark(now, cpu); }
-    @Override public void pathExit(long now, int cpu, KernelPath path) { mark(now, cpu); }
-  }
-
   /** A holder by task and path (a path runs in one context: a handler, a softirq, a task's code). */
   private static String key(String comm, KernelPath path, String context) {
     return comm + "|" + (path == null ? "-" : path.toString());
+  }
+
+  private static String key(Task task, KernelPath path, String context) {
+    return key(task.comm(), path, context);
   }
 
   private static String key(Cause.Holding h) {
@@ -119,7 +65,7 @@ class WaitOracleTests {
     paths.installDaemons(b);
     Workload.Run run = Workloads.create(workload).install(paths, b);
     LatencyAnatomy anatomy = new LatencyAnatomy(run.probe(), 8);
-    Oracle oracle = new Oracle();
+    CpuStateOracle oracle = new CpuStateOracle();
     b.tracer(anatomy).tracer(oracle);
     run.listen(anatomy);
     Kernel k = b.build();
@@ -143,7 +89,7 @@ class WaitOracleTests {
         continue;
       }
       // the probe waits for the CPU it was woken on, which is where it ran (one CPU or no migration)
-      Map<String, Long> expected = oracle.ran(a.cpu(), waitFrom, waitTo);
+      Map<String, Long> expected = oracle.ran(a.cpu(), waitFrom, waitTo, WaitOracleTests::key);
       Map<String, Long> got = new TreeMap<>();
       long pathless = 0;
       for (Cause.Holding h : wait.holders()) {
