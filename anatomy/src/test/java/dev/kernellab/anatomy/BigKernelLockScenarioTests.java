@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.LatencyCause;
+import dev.kernellab.kernel.SyscallArgs;
 import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.paths.PathParams;
@@ -26,6 +27,15 @@ class BigKernelLockScenarioTests {
 
   private static final long MS = 1_000_000;
 
+  /** A user program that sleeps 20 ms, makes one system call {@code call}, and idles. */
+  private static KernelPath onceAfter20Ms(String comm, KernelPath call, SyscallArgs<?> args) {
+    return KernelPath.userProgram(comm)
+        .syscall(Timer.sysNanosleep(20 * MS))
+        .syscall(call, args)
+        .loop("idle", Long.MAX_VALUE, l -> l.syscall(Timer.sysNanosleep(100 * MS)))
+        .build();
+  }
+
   /**
    * rm of a 100 MB file that is not in the page cache (written long ago): truncate_inode_pages
    * has nothing to do, and ext2_delete_inode frees its 25,600 blocks, 25 indirect blocks and the
@@ -36,11 +46,8 @@ class BigKernelLockScenarioTests {
     Kernel24Paths paths = Kernel24Paths.withDefaults();
     VfsFile big = paths.pageCache().create("big.iso", 25_600);
     FileIo io = new FileIo();
-    SampleAnatomy w = PreemptibleRealfeelRig.worst(paths, (p, kb) -> kb.task(TaskSpec.user("rm", KernelPath.userProgram("rm")
-        .syscall(Timer.sysNanosleep(20 * MS))
-        .syscall(paths.filemap().sysUnlink, c -> io.on(big, 0, 0))
-        .loop("idle", Long.MAX_VALUE, l -> l.syscall(Timer.sysNanosleep(100 * MS)))
-        .build())), 100 * MS);
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(paths, (p, kb) -> kb.task(TaskSpec.user("rm",
+        onceAfter20Ms("rm", paths.filemap().sysUnlink, c -> io.on(big, 0, 0)))), 100 * MS);
     assertThat(w.dominant().part()).isEqualTo(Part.WAIT_FOR_CPU);
     assertThat(w.culprit()).isInstanceOfSatisfying(Cause.Declared.class, d -> {
       assertThat(d.cause()).isEqualTo(new Ext2.Ext2Truncate());
@@ -103,11 +110,7 @@ class BigKernelLockScenarioTests {
     VfsFile big = paths.pageCache().create("big.log", 25_600);
     FileIo io = new FileIo();
     SampleAnatomy w = PreemptibleRealfeelRig.worst(paths, (p, kb) -> kb.task(TaskSpec.user("logrotate",
-        KernelPath.userProgram("logrotate")
-            .syscall(Timer.sysNanosleep(20 * MS))
-            .syscall(paths.filemap().sysTruncate, c -> io.on(big, 0, 0))
-            .loop("idle", Long.MAX_VALUE, l -> l.syscall(Timer.sysNanosleep(100 * MS)))
-            .build())), 100 * MS);
+        onceAfter20Ms("logrotate", paths.filemap().sysTruncate, c -> io.on(big, 0, 0)))), 100 * MS);
     assertThat(w.culprit()).isInstanceOfSatisfying(Cause.Declared.class, d -> {
       assertThat(d.cause()).isEqualTo(new Ext2.Ext2Truncate());
       assertThat(d.task().comm()).isEqualTo("logrotate");
@@ -127,11 +130,7 @@ class BigKernelLockScenarioTests {
     Kernel24Paths paths = new Kernel24Paths(PathParams.defaults().withFramebufferConsole());
     Console.TtyWrite line = new Console.TtyWrite();
     SampleAnatomy w = PreemptibleRealfeelRig.worst(paths, (p, kb) -> kb.task(TaskSpec.user("make",
-        KernelPath.userProgram("make")
-            .syscall(Timer.sysNanosleep(20 * MS))
-            .syscall(p.console().ttyWrite, c -> line.of(216))
-            .loop("idle", Long.MAX_VALUE, l -> l.syscall(Timer.sysNanosleep(100 * MS)))
-            .build())), 100 * MS);
+        onceAfter20Ms("make", p.console().ttyWrite, c -> line.of(216)))), 100 * MS);
     assertThat(w.dominant().part()).isEqualTo(Part.WAIT_FOR_CPU);
     assertThat(w.culprit()).isInstanceOfSatisfying(Cause.Declared.class, d -> {
       assertThat(d.cause()).isEqualTo(new Console.TtyWriteBkl());

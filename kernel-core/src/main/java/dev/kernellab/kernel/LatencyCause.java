@@ -41,5 +41,14 @@ public interface LatencyCause {
    * @param iterations how many iterations of {@code path}'s loop ran in that time (the buffers
    *     completed, the packets received, the pages copied); 0 when {@code path} is no loop body
    */
-  record Hold(String task, KernelPath path, long ns, long iterations) {}
+  record Hold(String task, KernelPath path, long ns, long iterations) {
+
+    /**
+     * {@link #iterations()} if {@link #path()} is the body of the loop at {@code site}, else 0:
+     * what a cause that names its loop's count asks before it says "N pages written".
+     */
+    public long iterationsAt(Site site) {
+      return site.equals(path.site()) ? iterations : 0;
+    }
+  }
 }

@@ -102,7 +102,7 @@ final class TaskLifecycle {
    */
   @Models(file = "kernel/fork.c", function = "do_fork", version = "2.4.17")
   @Models(file = "kernel/fork.c", function = "copy_mm", version = "2.4.17")
-  Task fork(KernelCpu c, String comm, KernelPath program, boolean vfork) {
+  void fork(KernelCpu c, String comm, KernelPath program, boolean vfork) {
     Task parent = c.current;
     int pid = nextPid++;
     Mm mm;
@@ -130,7 +130,6 @@ final class TaskLifecycle {
     tasks.add(child);
     scheduler.fork(parent, child);
     scheduler.wakeUpNewTask(child, parent);
-    return child;
   }
 
   /**
@@ -152,18 +151,17 @@ final class TaskLifecycle {
   /**
    * exec_mmap's branch for an mm that other tasks use: {@code t} moves to a new, empty mm
    * (mm_alloc, activate_mm) and drops its reference to the old one (mmput), which the others
-   * keep whole. Returns false, and changes nothing, when {@code t} is the mm's only user (exec
-   * then reuses it: exit_mmap on the same mm_struct) or has none.
+   * keep whole. Changes nothing when {@code t} is the mm's only user (exec then reuses it:
+   * exit_mmap on the same mm_struct) or has none.
    */
   @Models(file = "fs/exec.c", function = "exec_mmap", version = "2.4.17")
-  boolean replaceSharedMm(Task t) {
+  void replaceSharedMm(Task t) {
     Mm old = t.mm();
     if (old == null || old.users() == 1) {
-      return false;
+      return;
     }
     old.put();
     t.setMm(new Mm(t.pid()));
-    return true;
   }
 
   /**

@@ -216,8 +216,9 @@ public final class Console {
   public record TtyWriteBkl() implements LatencyCause {
     @Override
     public String describe(LatencyCause.Hold h) {
-      String what = LINES.equals(h.path().site()) && h.iterations() > 0
-          ? String.format(Locale.ROOT, "%,d lines drawn on the console", h.iterations())
+      long lines = h.iterationsAt(LINES);
+      String what = lines > 0
+          ? String.format(Locale.ROOT, "%,d lines drawn on the console", lines)
           : h.path().file() + " " + h.path().function();
       return String.format(Locale.ROOT, "BKL held by %s in tty_write (%s, %.1f us)", h.task(), what, h.ns() / 1000.0);
     }

@@ -254,10 +254,12 @@ public final class Coredump {
     @Override
     public String describe(LatencyCause.Hold h) {
       String what;
-      if (Filemap.WRITE_PAGE.equals(h.path().site()) && h.iterations() > 0) {
-        what = String.format(Locale.ROOT, "%,d pages written", h.iterations());
-      } else if (Filemap.TRUNCATE.equals(h.path().site()) && h.iterations() > 0) {
-        what = String.format(Locale.ROOT, "the old core's %,d cached pages dropped", h.iterations());
+      long written = h.iterationsAt(Filemap.WRITE_PAGE);
+      long dropped = h.iterationsAt(Filemap.TRUNCATE);
+      if (written > 0) {
+        what = String.format(Locale.ROOT, "%,d pages written", written);
+      } else if (dropped > 0) {
+        what = String.format(Locale.ROOT, "the old core's %,d cached pages dropped", dropped);
       } else {
         what = h.path().file() + " " + h.path().function();
       }

@@ -204,8 +204,9 @@ public final class Ext2 {
   public record Ext2Truncate() implements LatencyCause {
     @Override
     public String describe(LatencyCause.Hold h) {
-      String what = FREE_DATA.equals(h.path().site()) && h.iterations() > 0
-          ? String.format(Locale.ROOT, "ext2_truncate: %,d blocks freed, BKL held", h.iterations())
+      long blocks = h.iterationsAt(FREE_DATA);
+      String what = blocks > 0
+          ? String.format(Locale.ROOT, "ext2_truncate: %,d blocks freed, BKL held", blocks)
           : "ext2_delete_inode: the inode and its blocks freed, BKL held";
       return String.format(Locale.ROOT, "%s (on %s, %.1f us)", what, h.task(), h.ns() / 1000.0);
     }

@@ -12,6 +12,7 @@ import dev.kernellab.paths.Locks;
 import dev.kernellab.paths.mm.Memory;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * Models kernel/fork.c {@code do_fork()} (2.4.17): {@code get_pid()}, {@code copy_mm} /
@@ -195,20 +196,7 @@ public final class Fork {
   /** fork(2) of a child named {@code comm} that runs {@code child}. */
   @Models(file = "kernel/fork.c", function = "do_fork", version = "2.4.17")
   public KernelPath sysFork(String comm, KernelPath child) {
-    return KernelPath.path("kernel/fork.c", "do_fork")
-        .cause(new DoFork(comm))
-        .spinLock(lastpidLock)
-        .callIf("last_pid past next_safe or PID_MAX: walk the task list", this::getPid,
-            KernelPath.path("kernel/fork.c", "get_pid").cause(new GetPid(comm)).call(getPidWalk).build())
-        .spinUnlock(lastpidLock)
-        .call(dupMmap)
-        .localIrqDisable()
-        .writeLock(locks.tasklistLock)
-        .compute(SET_LINKS_NS)
-        .writeUnlock(locks.tasklistLock)
-        .localIrqEnable()
-        .fork(comm, child)
-        .build();
+    return doFork(comm, new DoFork(comm), b -> b.call(dupMmap), b -> b.fork(comm, child));
   }
 
   /**
@@ -221,19 +209,28 @@ public final class Fork {
   @Models(file = "kernel/fork.c", function = "do_fork", version = "2.4.17")
   @Models(file = "kernel/fork.c", function = "copy_mm", version = "2.4.17")
   public KernelPath sysVfork(String comm, KernelPath child) {
-    return KernelPath.path("kernel/fork.c", "do_fork")
-        .cause(new DoVfork(comm))
+    return doFork(comm, new DoVfork(comm), b -> b.compute(VFORK_FIXED_NS), b -> b.vfork(comm, child));
+  }
+
+  /**
+   * do_fork for a child named {@code comm}, fork and vfork alike: get_pid under lastpid_lock,
+   * then {@code copyMm} (dup_mmap's copy, or copy_mm's reference only), SET_LINKS under
+   * tasklist_lock with interrupts off, then {@code clone}, the child made runnable.
+   */
+  private KernelPath doFork(String comm, LatencyCause cause, UnaryOperator<KernelPath.Builder> copyMm,
+      UnaryOperator<KernelPath.Builder> clone) {
+    KernelPath.Builder b = KernelPath.path("kernel/fork.c", "do_fork")
+        .cause(cause)
         .spinLock(lastpidLock)
         .callIf("last_pid past next_safe or PID_MAX: walk the task list", this::getPid,
             KernelPath.path("kernel/fork.c", "get_pid").cause(new GetPid(comm)).call(getPidWalk).build())
-        .spinUnlock(lastpidLock)
-        .compute(VFORK_FIXED_NS)
-        .localIrqDisable()
-        .writeLock(locks.tasklistLock)
-        .compute(SET_LINKS_NS)
-        .writeUnlock(locks.tasklistLock)
-        .localIrqEnable()
-        .vfork(comm, child)
+        .spinUnlock(lastpidLock);
+    return clone.apply(copyMm.apply(b)
+            .localIrqDisable()
+            .writeLock(locks.tasklistLock)
+            .compute(SET_LINKS_NS)
+            .writeUnlock(locks.tasklistLock)
+            .localIrqEnable())
         .build();
   }
 

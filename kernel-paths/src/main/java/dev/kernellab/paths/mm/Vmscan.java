@@ -109,8 +109,9 @@ public final class Vmscan {
     @Override
     public String describe(LatencyCause.Hold h) {
       // a hold a patch's break point split ends away from the loop's exit, its count unknown
-      String what = SWAP_OUT_PMD.equals(h.path().site()) && h.iterations() > 0
-          ? String.format(Locale.ROOT, "swap_out_mm: %,d ptes of %s's mm walked", h.iterations(), victim)
+      long ptes = h.iterationsAt(SWAP_OUT_PMD);
+      String what = ptes > 0
+          ? String.format(Locale.ROOT, "swap_out_mm: %,d ptes of %s's mm walked", ptes, victim)
           : "swap_out_mm: the walk of " + victim + "'s mm";
       return String.format(Locale.ROOT, "%s with page_table_lock held (on %s, %.1f us)", what, h.task(),
           h.ns() / 1000.0);
