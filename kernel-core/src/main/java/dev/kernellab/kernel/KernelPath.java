@@ -564,6 +564,18 @@ public final class KernelPath {
     }
 
     /**
+     * A patch's {@code conditional_schedule()} behind a test of its own, read as
+     * {@code description} in listings: when {@code when} is due (the low-latency patch's
+     * {@code TEST_RESCHED_COUNT(n)}: the sysctl, and every n + 1 iterations of the loop around
+     * it), {@code cond_resched()}; otherwise nothing. No lock is dropped; to break one, see
+     * {@link #condReschedLock(String, List, CondReschedLock.When, CondReschedLock.Then, long)}.
+     */
+    public Builder condResched(String description, CondReschedLock.When when) {
+      Objects.requireNonNull(when, "condResched: when");
+      return kernelOnly("cond_resched", new SchedOps.CondResched(description, when));
+    }
+
+    /**
      * {@code cond_resched_lock(lock)}: if a reschedule is due, drop {@code lock}, schedule,
      * retake it, then pay {@code revalidateNs} to revalidate (restart a list walk, re-find a
      * page). See {@link CondReschedLock}.

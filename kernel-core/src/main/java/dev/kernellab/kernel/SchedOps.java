@@ -271,10 +271,27 @@ final class SchedOps {
   @Models(file = "include/linux/sched.h", function = "cond_resched", version = "2.5.27")
   @Models(file = "kernel/sched.c", function = "__cond_resched", version = "2.5.27")
   static final class CondResched extends Op {
+    private final String description;
+    private final CondReschedLock.When when; // null: the test is need_resched alone
+
+    CondResched() {
+      this("cond_resched()", null);
+    }
+
+    /** A patch's {@code conditional_schedule()} looked at only when {@code when} is due. */
+    CondResched(String description, CondReschedLock.When when) {
+      if (description == null || description.isBlank()) {
+        throw new IllegalArgumentException("a conditional schedule says how it reads in a listing");
+      }
+      this.description = description;
+      this.when = when;
+    }
+
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      boolean due = when == null || when.due(c, f.iteration + 1);
       f.advance();
-      if (k.preemption.rescheduleAtCondResched(c, c.current)) {
+      if (due && k.preemption.rescheduleAtCondResched(c, c.current)) {
         c.current.setState(TaskState.RUNNING);
         k.sched.callSchedule(c, ctx);
       }
@@ -282,7 +299,8 @@ final class SchedOps {
 
     @Override
     String describe() {
-      return "cond_resched()";
+      return description;
     }
   }
+
 }

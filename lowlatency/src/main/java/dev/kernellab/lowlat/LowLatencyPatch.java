@@ -47,7 +47,8 @@ public final class LowLatencyPatch implements CatalogPatch {
    * The patch does not edit paths: for each PatchedSite it builds a small hook path and hooks
    * it on the site (KernelBuilder.Patching.hookSite), so every loop at that site, in every path
    * of the catalog, runs it between iterations. A conditional schedule is kernel-core's
-   * cond_resched(). A lock break is kernel-core's one lock-break primitive,
+   * cond_resched(), behind the count and the sysctl when the hunk is TEST_RESCHED_COUNT's
+   * (ext2_free_data's). A lock break is kernel-core's one lock-break primitive,
    * condReschedLock(listing, locks, when, then, revalidateNs), which drops every lock the loop
    * holds, innermost first, runs `then`, retakes them outermost first and pays the
    * revalidation; when `when` says no, nothing is touched. What is the patch's own is the test
@@ -185,8 +186,12 @@ public final class LowLatencyPatch implements CatalogPatch {
   static KernelPath hook(PatchedSite ps, Function<CatalogLock, SpinLock> locks, Sysctl gate) {
     Site s = ps.site();
     KernelPath.Builder b = KernelPath.path(s.file(), s.function() + "/" + ps.technique().kernelName());
+    When enabled = (cpu, iterations) -> gate.get(); // enable_lowlatency
     if (ps.technique() == Technique.CONDITIONAL_SCHEDULE) {
-      return b.condResched().build();
+      return ps.gated()
+          ? b.condResched("conditional_schedule(), every " + ps.period() + " [" + gate.name() + "]",
+              enabled.and(When.every(ps.period()))).build()
+          : b.condResched().build();
     }
     List<SpinLock> held = new ArrayList<>();
     ps.locks().forEach(key -> held.add(locks.apply(key)));
@@ -195,7 +200,6 @@ public final class LowLatencyPatch implements CatalogPatch {
       case EVERY_ITERATION -> b.condReschedLock("cond_resched_lock(" + names + ")", held,
           When.needResched(), Then.SCHEDULE, ps.revalidateNs()).build();
       case TEST_RESCHED_COUNT -> {
-        When enabled = (cpu, iterations) -> gate.get(); // enable_lowlatency
         yield b.condReschedLock(
             "cond_resched_lock(" + names + ", every " + ps.period() + ") [" + gate.name() + "]", held,
             enabled.and(When.every(ps.period())).and(When.needResched()), Then.SCHEDULE, ps.revalidateNs())

@@ -2,6 +2,7 @@ package dev.kernellab.lowlat;
 
 import static dev.kernellab.lowlat.PatchedSite.chunked;
 import static dev.kernellab.lowlat.PatchedSite.cs;
+import static dev.kernellab.lowlat.PatchedSite.csCounted;
 import static dev.kernellab.lowlat.PatchedSite.lb;
 import static dev.kernellab.lowlat.PatchedSite.lbCounted;
 import static dev.kernellab.paths.CatalogLock.DCACHE_LOCK;
@@ -18,6 +19,7 @@ import dev.kernellab.paths.drivers.Block;
 import dev.kernellab.paths.drivers.Console;
 import dev.kernellab.paths.fs.Buffer;
 import dev.kernellab.paths.fs.Dcache;
+import dev.kernellab.paths.fs.Ext2;
 import dev.kernellab.paths.fs.Inode;
 import dev.kernellab.paths.fs.Proc;
 import dev.kernellab.paths.kernel.Exit;
@@ -147,6 +149,11 @@ public final class LowLatencySites {
           cs(Inode.DISPOSE_LIST, "fs/inode.c dispose_list: conditional_schedule per inode"),
           lb(Inode.INVALIDATE_LIST, List.of(INODE_LOCK), PIN_UNPIN_NS,
               "fs/inode.c invalidate_list: break inode_lock with the inode pinned (i_count)", PIN_SOURCE),
+          csCounted(Ext2.FREE_DATA, 32,
+              "fs/ext2/inode.c ext2_free_data: TEST_RESCHED_COUNT(32), conditional_schedule() per"
+                  + " 33 block pointers freed, with the BKL ext2_delete_inode or vmtruncate holds,"
+                  + " which schedule() drops and retakes (the count restarts with each call, once"
+                  + " per pointer block: the catalog's one walk of the file's blocks counts on)"),
           cs(Proc.STATM_PTE_RANGE, "fs/proc/array.c statm_pte_range: conditional_schedule per pte"),
           cs(Exit.CLOSE_FILES, "kernel/exit.c close_files: conditional_schedule per file, with the"
               + " BKL do_exit holds there, which schedule() drops and retakes"),
@@ -190,7 +197,11 @@ public final class LowLatencySites {
               + " chunking flag (no reschedule point)",
           "fs/proc/generic.c proc_file_read: per PROC_BLOCK_SIZE chunk; the catalog's /proc"
               + " reads are statm only",
-          "fs/exec.c copy_strings (ll_copy_from_user), fs/jbd/commit.c, fs/ext2, fs/ext3,"
+          "fs/ext2/inode.c ext2_free_branches: conditional_schedule() per pointer of an indirect"
+              + " block, every 1,024 blocks freed: ext2_free_data's every 33 looks first",
+          "fs/ext2/dir.c ext2_get_page: conditional_schedule() per directory page read; no load"
+              + " reads directories",
+          "fs/exec.c copy_strings (ll_copy_from_user), fs/jbd/commit.c, fs/ext3,"
               + " fs/reiserfs: not in the catalog",
           "kernel/module.c /proc/ksyms, drivers/char/random.c extract_entropy, drivers/i2c: not in"
               + " the catalog",

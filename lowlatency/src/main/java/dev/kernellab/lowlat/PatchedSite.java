@@ -42,8 +42,8 @@ public record PatchedSite(
     if (technique == Technique.CONDITIONAL_SCHEDULE && (!locks.isEmpty() || revalidateNs != 0)) {
       throw new IllegalArgumentException(site + ": a conditional schedule holds no lock");
     }
-    if (technique == Technique.CONDITIONAL_SCHEDULE && cadence != Cadence.EVERY_ITERATION) {
-      throw new IllegalArgumentException(site + ": the patch's counted tests all guard lock breaks");
+    if (technique == Technique.CONDITIONAL_SCHEDULE && cadence == Cadence.CHUNK) {
+      throw new IllegalArgumentException(site + ": a conditional schedule holds no lock to drop in chunks");
     }
     if (n < 1 || revalidateNs < 0 || (cadence == Cadence.EVERY_ITERATION && n != 1)) {
       throw new IllegalArgumentException(site + ": need n >= 1 (1 for every iteration) and revalidateNs >= 0");
@@ -56,6 +56,15 @@ public record PatchedSite(
   /** A {@code conditional_schedule()} on every iteration at {@code site}. */
   public static PatchedSite cs(Site site, String hunk) {
     return new PatchedSite(site, Technique.CONDITIONAL_SCHEDULE, List.of(), Cadence.EVERY_ITERATION, 1, 0,
+        hunk, "no lock: nothing to revalidate");
+  }
+
+  /**
+   * A {@code conditional_schedule()} behind {@code TEST_RESCHED_COUNT(n)}: looked at every n + 1
+   * iterations, gated by the sysctl, no lock dropped.
+   */
+  public static PatchedSite csCounted(Site site, int n, String hunk) {
+    return new PatchedSite(site, Technique.CONDITIONAL_SCHEDULE, List.of(), Cadence.TEST_RESCHED_COUNT, n, 0,
         hunk, "no lock: nothing to revalidate");
   }
 

@@ -83,6 +83,37 @@ class CadenceTests {
     assertThat(l.acquisitions()).isEqualTo(1);
   }
 
+  /** B's walk with no lock: {@code n} x 1 ms at WALK (ext2_free_data's walk, under the BKL in the catalog). */
+  private static KernelPath bareWalk(int n) {
+    return KernelPath.path(WALK.file(), WALK.function())
+        .loop(WALK, n, body -> body.compute(MS))
+        .build();
+  }
+
+  /**
+   * ext2_free_data's hunk: TEST_RESCHED_COUNT(1) in front of a conditional_schedule(), no lock.
+   * The look after the 2nd and the 4th iteration: need_resched is set at 2.5 ms and first seen
+   * at 4 ms, a latency of 1.5 ms; a conditional schedule looked at after every iteration sees it
+   * at 3 ms.
+   */
+  @Test
+  void aCountedConditionalScheduleLooksOnlyEveryNthIteration() {
+    RtcProbeRig rig = new RtcProbeRig();
+    assertThat(rig.firstLatency(builder(rig, bareWalk(10), PatchedSite.csCounted(WALK, 1, "TEST_RESCHED_COUNT(1)"),
+        SpinLock.spin("L"), true), T_IRQ, 30 * MS)).isEqualTo(1_500_000);
+    RtcProbeRig every = new RtcProbeRig();
+    assertThat(every.firstLatency(builder(every, bareWalk(10), PatchedSite.cs(WALK, "every iteration"),
+        SpinLock.spin("L"), true), T_IRQ, 30 * MS)).isEqualTo(500 * US);
+  }
+
+  /** The sysctl off: the counted conditional schedule never looks; P runs at the walk's end, 10 ms. */
+  @Test
+  void aCountedConditionalScheduleBehindASysctlThatIsOffNeverSchedules() {
+    RtcProbeRig rig = new RtcProbeRig();
+    assertThat(rig.firstLatency(builder(rig, bareWalk(10), PatchedSite.csCounted(WALK, 1, "TEST_RESCHED_COUNT(1)"),
+        SpinLock.spin("L"), false), T_IRQ, 30 * MS)).isEqualTo(7_500_000);
+  }
+
   /**
    * zap_page_range's chunking: the lock is dropped at every 3rd iteration (index 2 is the
    * first) whether or not a reschedule is due, the drop paying 100 us (the TLB flush); with no
@@ -136,6 +167,8 @@ class CadenceTests {
     java.util.function.Function<CatalogLock, SpinLock> locks = key -> key == PAGEMAP_LRU_LOCK ? a : b;
     assertThat(LowLatencyPatch.hook(PatchedSite.cs(WALK, "cs"), locks, gate).listing())
         .containsExactly("cond_resched()");
+    assertThat(LowLatencyPatch.hook(PatchedSite.csCounted(WALK, 32, "cs"), locks, gate).listing())
+        .containsExactly("conditional_schedule(), every 33 [kernel/ll]");
     assertThat(LowLatencyPatch.hook(PatchedSite.lbCounted(WALK, List.of(PAGEMAP_LRU_LOCK, PAGECACHE_LOCK), 3, 10, "h", "s"), locks, gate)
         .listing()).containsExactly("cond_resched_lock(&A, &B, every 4) [kernel/ll]");
     assertThat(LowLatencyPatch.hook(PatchedSite.lb(WALK, List.of(PAGEMAP_LRU_LOCK), 10, "h", "s"), locks, gate).listing())

@@ -93,12 +93,14 @@ class PatchedSiteTests {
   }
 
   @Test
-  void onlyLockBreaksAreCountedOrChunked() {
-    for (Cadence c : new Cadence[] {Cadence.TEST_RESCHED_COUNT, Cadence.CHUNK}) {
-      assertThatIllegalArgumentException()
-          .isThrownBy(() -> site(Technique.CONDITIONAL_SCHEDULE, List.of(), c, 4, 0))
-          .withMessageContaining("counted tests all guard lock breaks");
-    }
+  void aConditionalScheduleMayBeCountedButNotChunked() {
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> site(Technique.CONDITIONAL_SCHEDULE, List.of(), Cadence.CHUNK, 4, 0))
+        .withMessageContaining("no lock to drop in chunks");
+    PatchedSite counted = site(Technique.CONDITIONAL_SCHEDULE, List.of(), Cadence.TEST_RESCHED_COUNT, 32, 0);
+    assertThat(counted.period()).isEqualTo(33);
+    assertThat(counted.gated()).isTrue();
+    assertThat(counted.describe()).isEqualTo("conditional_schedule, TEST_RESCHED_COUNT(32) [sysctl]");
   }
 
   @Test

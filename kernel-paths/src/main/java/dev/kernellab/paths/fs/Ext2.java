@@ -121,7 +121,8 @@ public final class Ext2 {
 
   private final PathParams params;
   // The blocks ext2_truncate is freeing. Only ext2_delete_inode and vmtruncate's ext2_truncate
-  // write and read it, each holding the BKL without sleeping from the write to the last read,
+  // write it, and the walk reads it once, when it starts; each holds the BKL without sleeping
+  // from the write to that read (the low-latency patch's reschedule points are inside the walk),
   // so one field serves every task and CPU, as the BKL serializes the C.
   private long deleting;
 
