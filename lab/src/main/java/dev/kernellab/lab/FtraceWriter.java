@@ -10,6 +10,8 @@ import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.Tracer;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Writes the kernel's events between two instants in ftrace's text format: the {@code trace}
@@ -29,40 +31,65 @@ final class FtraceWriter implements Tracer {
   private final StringBuilder text = new StringBuilder(1 << 16);
   private final StringBuilder chrome = new StringBuilder(1 << 16);
   private final boolean withChrome;
+  private final boolean withDat;
+  private TraceDat dat; // made at boot, when the CPU count is known
+  private final Map<Integer, String> cmdlines = new TreeMap<>(); // saved_cmdlines: each pid's last comm
   private Kernel kernel;
   private long entries;
   private String[] running = new String[0]; // chrome: the task slice open on each CPU
 
   FtraceWriter(long fromNs, long toNs, boolean withChrome) {
+    this(fromNs, toNs, withChrome, false);
+  }
+
+  /** Also records a trace-cmd data file ({@link #traceDat()}) when {@code withDat}. */
+  FtraceWriter(long fromNs, long toNs, boolean withChrome, boolean withDat) {
     this.fromNs = fromNs;
     this.toNs = toNs;
     this.withChrome = withChrome;
+    this.withDat = withDat;
   }
 
   @Override
   public void boot(Kernel k) {
     this.kernel = k;
     running = new String[k.cpuCount()];
+    dat = withDat ? new TraceDat(k.cpuCount()) : null;
   }
 
   private boolean in(long now) {
     return kernel != null && now >= fromNs && now <= toNs;
   }
 
-  private void line(long now, int cpu, String event, String fields) {
+  /**
+   * One event: a line of the text and, when a {@code .dat} is written, its record with the
+   * same task, CPU, time, latency columns and fields ({@code values}, in its format's order).
+   */
+  private void line(long now, int cpu, TraceDat.Format event, String fields, Object... values) {
     KernelCpu c = kernel.cpu(cpu);
     Task t = c.current();
-    char irqsOff = c.interruptsEnabled() ? '.' : 'd';
-    char resched = t.needResched() ? 'N' : '.';
+    boolean irqsOff = !c.interruptsEnabled();
+    boolean resched = t.needResched();
     int count = t.preemptCount();
-    char ctx = PreemptCount.inIrq(count) ? (PreemptCount.inSoftirq(count) ? 'H' : 'h')
-        : PreemptCount.inSoftirq(count) ? 's' : '.';
+    boolean hardirq = PreemptCount.inIrq(count);
+    boolean softirq = PreemptCount.inSoftirq(count);
+    char ctx = hardirq ? (softirq ? 'H' : 'h') : softirq ? 's' : '.';
     int depth = PreemptCount.preemptDepth(count);
     char pd = depth == 0 ? '.' : depth < 16 ? Character.forDigit(depth, 16) : 'f';
     String task = (t.isIdle() ? "<idle>" : t.comm()) + "-" + t.pid();
+    long us = (now + 500) / 1_000; // ns2usecs() of kernel/trace/trace.h rounds to the nearest
     text.append(String.format(Locale.ROOT, "%16s [%03d] %c%c%c%c %6d.%06d: %s: %s%n", task, cpu,
-        irqsOff, resched, ctx, pd, now / 1_000_000_000L, now / 1_000 % 1_000_000, event, fields));
+        irqsOff ? 'd' : '.', resched ? 'N' : '.', ctx, pd, us / 1_000_000L, us % 1_000_000,
+        event.name(), fields));
     entries++;
+    if (dat != null) {
+      int flags = (irqsOff ? TraceDat.FLAG_IRQS_OFF : 0) | (resched ? TraceDat.FLAG_NEED_RESCHED : 0)
+          | (hardirq ? TraceDat.FLAG_HARDIRQ : 0) | (softirq ? TraceDat.FLAG_SOFTIRQ : 0);
+      dat.record(cpu, now, event, flags, depth, t.pid(), values);
+      if (!t.isIdle()) {
+        cmdlines.put(t.pid(), t.comm());
+      }
+    }
   }
 
   private void chromeEvent(String ph, String name, long now, int cpu) {
@@ -78,6 +105,24 @@ final class FtraceWriter implements Tracer {
 
   private static int prio(Task t) {
     return t.policy().isRealTime() ? 99 - t.rtPriority() : 120 + t.nice();
+  }
+
+  /** The comm as sched events carry it: at most TASK_COMM_LEN - 1 = 15 bytes. */
+  private static String comm(Task t) {
+    String c = t.comm();
+    return c.length() > 15 ? c.substring(0, 15) : c;
+  }
+
+  /** The state's bit in include/linux/sched.h of today's kernels, which sched_switch prints. */
+  private static long stateBits(Task t) {
+    return switch (t.state()) {
+      case RUNNING -> 0;
+      case INTERRUPTIBLE -> 1;
+      case UNINTERRUPTIBLE -> 2;
+      case STOPPED -> 4;
+      case DEAD -> 16;
+      case ZOMBIE -> 32;
+    };
   }
 
   private static String state(Task t) {
@@ -123,9 +168,10 @@ final class FtraceWriter implements Tracer {
     if (!in(now)) {
       return;
     }
-    line(now, cpu, "sched_switch", String.format(Locale.ROOT,
+    line(now, cpu, TraceDat.SCHED_SWITCH, String.format(Locale.ROOT,
         "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d",
-        prev.comm(), prev.pid(), prio(prev), state(prev), next.comm(), next.pid(), prio(next)));
+        comm(prev), prev.pid(), prio(prev), state(prev), comm(next), next.pid(), prio(next)),
+        comm(prev), prev.pid(), prio(prev), stateBits(prev), comm(next), next.pid(), prio(next));
     if (running[cpu] != null) {
       chromeEvent("E", running[cpu], now, cpu);
     }
@@ -136,8 +182,8 @@ final class FtraceWriter implements Tracer {
   @Override
   public void schedWakeup(long now, int cpu, Task task) {
     if (in(now)) {
-      line(now, cpu, "sched_wakeup", String.format(Locale.ROOT, "comm=%s pid=%d prio=%d target_cpu=%03d",
-          task.comm(), task.pid(), prio(task), task.cpu()));
+      line(now, cpu, TraceDat.SCHED_WAKEUP, String.format(Locale.ROOT, "comm=%s pid=%d prio=%d target_cpu=%03d",
+          comm(task), task.pid(), prio(task), task.cpu()), comm(task), task.pid(), prio(task), task.cpu());
       chromeEvent("i", "wakeup " + task.comm() + "-" + task.pid(), now, cpu);
     }
   }
@@ -145,7 +191,8 @@ final class FtraceWriter implements Tracer {
   @Override
   public void irqEntry(long now, int cpu, int vector) {
     if (in(now)) {
-      line(now, cpu, "irq_handler_entry", "irq=" + irqNumber(vector) + " name=" + irqName(vector));
+      line(now, cpu, TraceDat.IRQ_HANDLER_ENTRY, "irq=" + irqNumber(vector) + " name=" + irqName(vector),
+          irqNumber(vector), irqName(vector));
       chromeEvent("B", "irq " + irqName(vector), now, cpu);
     }
   }
@@ -153,7 +200,7 @@ final class FtraceWriter implements Tracer {
   @Override
   public void irqExit(long now, int cpu, int vector) {
     if (in(now)) {
-      line(now, cpu, "irq_handler_exit", "irq=" + irqNumber(vector) + " ret=handled");
+      line(now, cpu, TraceDat.IRQ_HANDLER_EXIT, "irq=" + irqNumber(vector) + " ret=handled", irqNumber(vector), 1);
       chromeEvent("E", "irq " + irqName(vector), now, cpu);
     }
   }
@@ -161,7 +208,8 @@ final class FtraceWriter implements Tracer {
   @Override
   public void softirqEntry(long now, int cpu, int pending) {
     if (in(now)) {
-      line(now, cpu, "softirq_entry", "vec=" + Integer.numberOfTrailingZeros(pending) + " [action=" + actions(pending) + "]");
+      int vec = Integer.numberOfTrailingZeros(pending);
+      line(now, cpu, TraceDat.SOFTIRQ_ENTRY, "vec=" + vec + " [action=" + actions(pending) + "]", vec, actions(pending));
       chromeEvent("B", "softirq " + actions(pending), now, cpu);
     }
   }
@@ -169,7 +217,7 @@ final class FtraceWriter implements Tracer {
   @Override
   public void softirqExit(long now, int cpu) {
     if (in(now)) {
-      line(now, cpu, "softirq_exit", "");
+      line(now, cpu, TraceDat.SOFTIRQ_EXIT, "");
       chromeEvent("E", "softirq", now, cpu);
     }
   }
@@ -187,50 +235,54 @@ final class FtraceWriter implements Tracer {
   @Override
   public void irqsOff(long now, int cpu, KernelPath path) {
     if (in(now)) {
-      line(now, cpu, "irq_disable", "caller=" + caller(path));
+      line(now, cpu, TraceDat.IRQ_DISABLE, "caller=" + caller(path), caller(path));
     }
   }
 
   @Override
   public void irqsOn(long now, int cpu, KernelPath path, long lengthNs) {
     if (in(now)) {
-      line(now, cpu, "irq_enable", "caller=" + caller(path) + " off=" + lengthNs / 1_000 + "us");
+      line(now, cpu, TraceDat.IRQ_ENABLE, "caller=" + caller(path) + " off=" + lengthNs / 1_000 + "us",
+          caller(path), lengthNs / 1_000);
     }
   }
 
   @Override
   public void preemptOff(long now, int cpu, KernelPath path) {
     if (in(now)) {
-      line(now, cpu, "preempt_disable", "caller=" + caller(path));
+      line(now, cpu, TraceDat.PREEMPT_DISABLE, "caller=" + caller(path), caller(path));
     }
   }
 
   @Override
   public void preemptOn(long now, int cpu, KernelPath path, long lengthNs) {
     if (in(now)) {
-      line(now, cpu, "preempt_enable", "caller=" + caller(path) + " off=" + lengthNs / 1_000 + "us");
+      line(now, cpu, TraceDat.PREEMPT_ENABLE, "caller=" + caller(path) + " off=" + lengthNs / 1_000 + "us",
+          caller(path), lengthNs / 1_000);
     }
   }
 
   @Override
   public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) {
     if (in(now)) {
-      line(now, cpu, "lock_acquire", lock.name() + " caller=" + caller(path)
-          + (spunNs > 0 ? " spun=" + spunNs / 1_000 + "us" : ""));
+      String spun = spunNs > 0 ? " spun=" + spunNs / 1_000 + "us" : "";
+      line(now, cpu, TraceDat.LOCK_ACQUIRE, lock.name() + " caller=" + caller(path) + spun,
+          lock.name(), caller(path), spun);
     }
   }
 
   @Override
   public void lockContend(long now, int cpu, SpinLock lock, KernelPath path) {
     if (in(now)) {
-      line(now, cpu, "lock_contended", lock.name() + " caller=" + caller(path));
+      line(now, cpu, TraceDat.LOCK_CONTENDED, lock.name() + " caller=" + caller(path), lock.name(), caller(path));
     }
   }
 
   @Override
   public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) {
     if (in(now)) {
-      line(now, cpu, "lock_release", lock.name() + " caller=" + caller(path) + " held=" + heldNs / 1_000 + "us");
+      line(now, cpu, TraceDat.LOCK_RELEASE, lock.name() + " caller=" + caller(path) + " held=" + heldNs / 1_000 + "us",
+          lock.name(), caller(path), heldNs / 1_000);
     }
   }
 
@@ -246,6 +298,14 @@ final class FtraceWriter implements Tracer {
         + "#           TASK-PID     CPU#  ||||   TIMESTAMP  FUNCTION%n"
         + "#              | |         |   ||||      |         |%n", entries, entries, cpus);
     return header + text;
+  }
+
+  /** The trace-cmd data file of the same events; only when asked for at construction. */
+  byte[] traceDat() {
+    if (dat == null) {
+      throw new IllegalStateException("no .dat was asked for, or the kernel did not boot");
+    }
+    return dat.bytes(cmdlines);
   }
 
   /** Chrome's trace-event JSON. */

@@ -115,12 +115,25 @@ final class OutputFile {
       out.flush();
       return;
     }
+    write(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Writes {@code bytes} to the file, whole or not at all, as {@link #write(String, PrintWriter)}
+   * does; a binary file never goes to standard output.
+   *
+   * @throws IllegalArgumentException naming the option, the file and the reason
+   */
+  void write(byte[] bytes) {
+    if (target == null) {
+      throw new IllegalArgumentException(option + " -: a binary file is not written to standard output");
+    }
     Path tmp = null;
     try {
       Path dir = target.getParent();
       Files.createDirectories(dir);
       tmp = Files.createTempFile(dir, ".kernel-lab", ".tmp");
-      Files.writeString(tmp, text, StandardCharsets.UTF_8);
+      Files.write(tmp, bytes);
       Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       tmp = null;
     } catch (IOException e) {

@@ -29,7 +29,9 @@ import picocli.CommandLine.Model.CommandSpec;
       "Examples:",
       "  kernel-lab trace --config preempt -o trace.txt --chrome trace.json",
       "  kernel-lab trace --config lowlat --duration 2s --all -o whole.txt",
-      "The text reads like ftrace's; open the JSON in ui.perfetto.dev.",
+      "  kernel-lab trace --config preempt+lowlat -o trace.txt --dat trace.dat",
+      "The text reads like ftrace's; open the JSON in ui.perfetto.dev, the .dat with"
+          + " trace-cmd report or KernelShark.",
       "",
       "Exit status: 0 success; 2 bad usage; 3 a kernel bug (--debug-checks); 1 other."
     })
@@ -61,6 +63,11 @@ final class TraceCommand implements Callable<Integer> {
       description = "Also write Chrome trace-event JSON (chrome://tracing, Perfetto) to FILE.")
   String chrome;
 
+  @Option(names = "--dat", paramLabel = "FILE",
+      description = "Also write a trace-cmd data file (trace.dat, version 6) to FILE, for"
+          + " trace-cmd report and KernelShark.")
+  String dat;
+
   @Option(names = "--before", defaultValue = "2ms", paramLabel = "TIME",
       description = "How much of the run before the worst sample's start to include. Default: ${DEFAULT-VALUE}.")
   String before;
@@ -73,10 +80,11 @@ final class TraceCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Experiment e = common.experiment("--config", config);
     if (common.json != null) {
-      throw new IllegalArgumentException("--json: trace writes no results; its outputs are -o and --chrome");
+      throw new IllegalArgumentException("--json: trace writes no results; its outputs are -o, --chrome and --dat");
     }
     OutputFile text = OutputFile.of("-o", output, true);
     OutputFile json = chrome == null ? null : OutputFile.of("--chrome", chrome, true);
+    OutputFile datFile = dat == null ? null : OutputFile.of("--dat", dat, false);
     if (json != null && text.isStandardOutput() && json.isStandardOutput()) {
       throw new IllegalArgumentException("-o - and --chrome -: only one of them can be standard output");
     }
@@ -98,17 +106,21 @@ final class TraceCommand implements Callable<Integer> {
       what = String.format(Locale.ROOT, "the worst sample, %s ending at %.6f s, %s before it and 100 us after",
           Durations.latency(w.latencyNs()), w.atNs() / 1e9, before);
     }
-    FtraceWriter writer = new FtraceWriter(from, to, chrome != null);
+    FtraceWriter writer = new FtraceWriter(from, to, chrome != null, dat != null);
     ExperimentRunner.Composed c = ExperimentRunner.compose(e, writer);
     c.kernel().run(all ? e.durationNs() : Math.min(e.durationNs(), to));
     text.write(writer.text(), out);
     if (json != null) {
       json.write(writer.chromeJson(), out);
     }
+    if (datFile != null) {
+      datFile.write(writer.traceDat());
+    }
     if (!text.isStandardOutput() && (json == null || !json.isStandardOutput())) {
-      out.printf(Locale.ROOT, "kernel-lab trace: %d events of %s under %s (%s) written to %s%s%s%n",
+      out.printf(Locale.ROOT, "kernel-lab trace: %d events of %s under %s (%s) written to %s%s%s%s%n",
           writer.entries(), e.workload(), e.config(), what, output, replaced(text),
-          json != null ? " and " + chrome + replaced(json) : "");
+          json != null ? " and " + chrome + replaced(json) : "",
+          datFile != null ? " and " + dat + replaced(datFile) : "");
     }
     return 0;
   }

@@ -142,7 +142,7 @@ class BadInputTests {
 
   @Test
   void whatACommandWouldIgnoreIsRefused() {
-    refused("--json: trace writes no results; its outputs are -o and --chrome", "trace", "--duration", "1h", "--json", "t.json");
+    refused("--json: trace writes no results; its outputs are -o, --chrome and --dat", "trace", "--duration", "1h", "--json", "t.json");
     refused("--histogram sets histogram.txt of --out DIR: give --out too", "compare", "--duration", "1h", "--histogram", "5");
     Outcome help = run("sweep", "--help");
     assertThat(help.out()).contains("--seeds").doesNotContain("--seed ").doesNotContain("--seed=");
