@@ -99,15 +99,19 @@ public final class Inode {
             .build();
     syncUnlockedInodes =
         KernelPath.path("fs/inode.c", "sync_unlocked_inodes")
+            // inode_lock is held from one inode's refile to the next one's list_del, dropped
+            // for each inode's write: an iteration here starts at the drop, where the
+            // low-latency patch's conditional_schedule() sits
             .spinLock(l.inodeLock)
+            .compute(LIST_VISIT_NS)
+            .spinUnlock(l.inodeLock)
             .call(KernelPath.path("fs/inode.c", "sync_list")
                 .loop(SYNC_LIST, c -> vfs.planSyncUnlockedInodes(), i -> i
-                    .compute(LIST_VISIT_NS)
-                    .spinUnlock(l.inodeLock)
                     .compute(SYNC_ONE_NS)
-                    .spinLock(l.inodeLock))
+                    .spinLock(l.inodeLock)
+                    .compute(LIST_VISIT_NS)
+                    .spinUnlock(l.inodeLock))
                 .build())
-            .spinUnlock(l.inodeLock)
             .build();
     Distribution freed = params.pruneInodes();
     KernelPath disposeAll =
