@@ -51,7 +51,8 @@ public final class Vmscan {
    * (Slab), then shrink_cache scans the inactive list with pagemap_lru_lock
    * held but tests need_resched on every iteration and, if set, drops the lock and schedules
    * (vanilla 2.4.17); then the dcache and icache are pruned (fs/dcache.c, fs/inode.c: no
-   * vanilla point); then swap_out visits mms (vanilla need_resched test per mm, no lock held)
+   * vanilla point; nr_unused / DEF_PRIORITY of the load's caches, fs/VfsCache: the one pass
+   * here stands for try_to_free_pages' first, at DEF_PRIORITY); then swap_out visits mms (vanilla need_resched test per mm, no lock held)
    * and scans each one's ptes with page_table_lock held (swap_out_pmd: no vanilla point; the
    * low-latency patch breaks it).
    *
