@@ -103,7 +103,7 @@ public final class Kernel24Paths {
     dcache = new Dcache(locks, params, slab, vfsCache);
     inode = new Inode(locks, params, slab, vfsCache);
     buffer = new Buffer(locks, params, block, pageCache, inode.syncUnlockedInodes);
-    vmscan = new Vmscan(locks, params, dcache.pruneDcache, inode.pruneIcache, slab);
+    vmscan = new Vmscan(locks, params, dcache.pruneDcache, inode.pruneIcache, slab, vfsCache);
     swapfile = new Swapfile(locks);
     memory = new Memory(locks, params, vmscan.allocWakeup);
     ext2 = new Ext2(locks, params);

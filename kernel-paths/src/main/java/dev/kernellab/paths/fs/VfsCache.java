@@ -93,6 +93,12 @@ public final class VfsCache {
   /** See {@link #WITH_PAGES_PER}. */
   public static final int WITH_PAGES_OF = 3;
 
+  /**
+   * Pages each of the rest's inodes with pages has cached: a source or object file of a 2.4
+   * tree, median about 16 KiB. Assumption, 4.
+   */
+  public static final int PAGES_PER_REST_INODE = 4;
+
   private final Slab slab;
 
   // dentry_stat and inodes_stat, all entries
@@ -108,6 +114,7 @@ public final class VfsCache {
   private long restUnusedInodes; // clean, on inode_unused
   private long restUnusedWithPages; // <= restUnusedInodes
   private long withPagesCarry; // the fraction of WITH_PAGES_PER/WITH_PAGES_OF not yet counted
+  private long restPagesReclaimed; // pages of the rest's unused inodes that reclaim freed
 
   private final Lru dentryUnused = new Lru(VfsCache::unusedDentry);
   private final Lru inodeUnused = new Lru(VfsCache::unusedCleanInode);
@@ -485,6 +492,25 @@ public final class VfsCache {
     nrUnusedInodes += positive;
     restUnusedInodes += positive;
     restUnusedWithPages += withPages(positive);
+  }
+
+  /**
+   * One page freed by reclaim (shrink_cache). It takes the inactive list's oldest pages first,
+   * and the pages cached before the load began are the oldest, so the first pages any reclaim
+   * frees are theirs: each {@value #PAGES_PER_REST_INODE} freed, one of the rest's unused
+   * inodes has lost its last page and passes CAN_UNUSE from then on. Without it, those inodes
+   * would keep their pages forever and every prune_icache would walk past all of them.
+   */
+  @Models(file = "mm/vmscan.c", function = "shrink_cache", version = "2.4.17")
+  public void pageReclaimed() {
+    if (restUnusedWithPages > 0 && ++restPagesReclaimed % PAGES_PER_REST_INODE == 0) {
+      restUnusedWithPages--;
+    }
+  }
+
+  /** The rest's unused inodes that still have cached pages. */
+  public long restUnusedWithPages() {
+    return restUnusedWithPages;
   }
 
   private long withPages(long inodes) {

@@ -17,6 +17,7 @@ import dev.kernellab.paths.Chance;
 import dev.kernellab.paths.Locks;
 import dev.kernellab.paths.PathParams;
 import dev.kernellab.paths.Quantiles;
+import dev.kernellab.paths.fs.VfsCache;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -162,7 +163,8 @@ public final class Vmscan {
    * Builds the paths for one kernel, pruning with the given dcache and icache paths and reaping
    * {@code slab}'s caches.
    */
-  public Vmscan(Locks l, PathParams params, KernelPath pruneDcache, KernelPath pruneIcache, Slab slab) {
+  public Vmscan(Locks l, PathParams params, KernelPath pruneDcache, KernelPath pruneIcache, Slab slab,
+      VfsCache vfs) {
     this.params = params;
     this.locks = l;
     allocWakeup =
@@ -178,6 +180,7 @@ public final class Vmscan {
                 .effect("try_to_release_page(): free the page's buffer heads", c -> {
                   if (++pagesLooked % PAGES_PER_BUFFER_HEAD_FREED == 0) {
                     slab.free(Slab.BUFFER_HEAD, 1);
+                    vfs.pageReclaimed();
                   }
                 }))
             .spinUnlock(l.pagemapLruLock)

@@ -125,6 +125,27 @@ class VfsCacheTests {
     assertThat(walked).isBetween(3 * (unused / 6) - 3, 3 * (unused / 6) + 3);
   }
 
+  /**
+   * Reclaim frees the oldest pages first, the rest's: every PAGES_PER_REST_INODE pages one of
+   * its unused inodes loses its last page, and once all have, prune_icache frees what it walks.
+   */
+  @Test
+  void reclaimTakesTheRestsPagesFirstUntilItsInodesCanBeFreed() {
+    long withPages = vfs.restUnusedWithPages();
+    assertThat(withPages).isPositive();
+    for (int i = 0; i < 10 * VfsCache.PAGES_PER_REST_INODE; i++) {
+      vfs.pageReclaimed();
+    }
+    assertThat(vfs.restUnusedWithPages()).isEqualTo(withPages - 10);
+    for (long i = 0; i < withPages * VfsCache.PAGES_PER_REST_INODE; i++) {
+      vfs.pageReclaimed();
+    }
+    assertThat(vfs.restUnusedWithPages()).isZero();
+    long unused = vfs.nrUnusedInodes();
+    assertThat(vfs.planPruneIcache(6)).as("every inode walked is freed").isEqualTo(unused / 6);
+    assertThat(vfs.lastPruneIcacheFreed()).isEqualTo(unused / 6);
+  }
+
   @Test
   void anUnlinkFreesTheInodeAndLeavesANegativeDentryThatACreateReuses() {
     VfsFile f = pc.create("tmp", 0);
