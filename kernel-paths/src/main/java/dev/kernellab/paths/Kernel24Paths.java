@@ -18,6 +18,7 @@ import dev.kernellab.paths.fs.PageCache;
 import dev.kernellab.paths.fs.Proc;
 import dev.kernellab.paths.fs.Super;
 import dev.kernellab.paths.fs.Syscalls;
+import dev.kernellab.paths.fs.VfsCache;
 import dev.kernellab.paths.kernel.Exit;
 import dev.kernellab.paths.kernel.Fork;
 import dev.kernellab.paths.kernel.Timer;
@@ -73,6 +74,7 @@ public final class Kernel24Paths {
   private final Locks locks = new Locks();
   private final PageCache pageCache = new PageCache();
   private final Slab slab = new Slab();
+  private final VfsCache vfsCache = new VfsCache(slab);
   private final Block block;
   private final Buffer buffer;
   private final Dcache dcache;
@@ -98,18 +100,18 @@ public final class Kernel24Paths {
   public Kernel24Paths(PathParams params) {
     this.params = params;
     block = new Block(locks);
-    buffer = new Buffer(locks, params, block, pageCache);
-    dcache = new Dcache(locks, params, slab);
-    inode = new Inode(locks, params, slab);
-    vmscan = new Vmscan(locks, params, dcache.pruneDcache, inode.pruneIcache, slab);
+    dcache = new Dcache(locks, params, slab, vfsCache);
+    inode = new Inode(locks, params, slab, vfsCache);
+    buffer = new Buffer(locks, params, block, pageCache, inode.syncUnlockedInodes);
+    vmscan = new Vmscan(locks, params, dcache.pruneDcache, inode.pruneIcache, slab, vfsCache);
     swapfile = new Swapfile(locks);
     memory = new Memory(locks, params, vmscan.allocWakeup);
     ext2 = new Ext2(locks, params);
-    filemap = new Filemap(locks, params, pageCache, vmscan.allocWakeup, buffer.balanceDirty, ext2.deleteInode,
-        ext2.truncate);
+    filemap = new Filemap(locks, params, pageCache, vfsCache, vmscan.allocWakeup, buffer.balanceDirty,
+        ext2.deleteInode, ext2.truncate);
     proc = new Proc(params, swapfile.siSwapinfo);
     superBlock = new Super(dcache, inode, buffer, filemap.invalidateInodePages);
-    syscalls = new Syscalls(locks);
+    syscalls = new Syscalls(locks, vfsCache);
     rtc = new Rtc(locks);
     console = new Console(locks, params);
     net = new Net(slab);
@@ -126,6 +128,14 @@ public final class Kernel24Paths {
    */
   public PageCache pageCache() {
     return pageCache;
+  }
+
+  /**
+   * The dentry and inode caches of this catalog's kernel: the workloads' lookups, closes,
+   * creates and unlinks change them, and the prunes and kupdate's inode sync walk them.
+   */
+  public VfsCache vfsCache() {
+    return vfsCache;
   }
 
   /** A catalog with {@link PathParams#defaults()}. */

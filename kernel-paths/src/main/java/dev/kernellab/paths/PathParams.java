@@ -22,8 +22,10 @@ import dev.kernellab.kernel.Distribution;
  * @param truncatePages cached pages of a file that is truncated or unlinked
  * @param truncateSkipPages cached pages below the cut that truncate_list_pages walks past
  * @param dirtyListSkipped locked (in-flight) buffers write_some_buffers walks past
- * @param pruneDentries dentries one prune_dcache call frees
- * @param pruneInodes inodes one prune_icache call frees
+ * @param pruneDentries dentries of the subtree a umount's shrink_dcache_parent walks and frees
+ *     (memory pressure's prune_dcache is sized by the load's dcache, fs/VfsCache)
+ * @param pruneInodes inodes a umount's invalidate_inodes frees (memory pressure's prune_icache
+ *     is sized by the load's icache, fs/VfsCache)
  * @param swapOutPtes ptes one swap_out call must walk to find the SWAP_CLUSTER_MAX pages it
  *     wants; each mm's walk (page_table_lock held) is that or the rest of the mm, whichever is
  *     less (with no workload's mm: the ptes walked in each of 1-3 unnamed mms)
@@ -73,9 +75,9 @@ public record PathParams(
    * median 8 KB (stdio buffers) with a tail of ~180 KB (cp's larger buffers); 10% of page reads
    * miss the cache (a copy of a large file misses on every page; a compile rarely); a writer
    * flushes buffers itself once in 64 pages once past bdflush's threshold; files unlinked with
-   * median 8 cached pages and a tail of ~3,800 (a 15 MB object or archive); dentry and inode
-   * prunes of {@code nr_unused / priority} with ~30,000 unused dentries after a build
-   * (DEF_PRIORITY 6 gives median ~3,000); a device of ~80 MB of cached buffers at umount.
+   * median 8 cached pages and a tail of ~3,800 (a 15 MB object or archive); a umount's
+   * subtree of ~3,000 dentries (memory pressure's prunes follow the load's dcache and icache,
+   * fs/VfsCache); a device of ~80 MB of cached buffers at umount.
    */
   public static PathParams defaults() {
     return new PathParams(
@@ -103,12 +105,11 @@ public record PathParams(
         // dirtyListSkipped: locked (in-flight) buffers write_some_buffers walks past, median 32
         // (one request queue's worth of 8-sector requests). Assumption.
         Distribution.logNormal(32, 1.5),
-        // pruneDentries: nr_unused / priority with ~30,000 unused dentries after a kernel build
-        // and DEF_PRIORITY 6 in shrink_dcache_memory (fs/dcache.c): median ~3,000. Assumption
-        // for the dentry count.
+        // pruneDentries: a umount's subtree, median ~3,000 dentries (a third of the ~10,000
+        // names a desktop's /home or /usr/src mount has cached). Assumption.
         Distribution.logNormal(3_000, 0.8),
-        // pruneInodes: the same rule in shrink_icache_memory over fewer unused inodes (a third
-        // of the dentries: several names per inode are the exception). Assumption.
+        // pruneInodes: the inodes of that umount, a third of its dentries (the rest negative).
+        // Assumption.
         Distribution.logNormal(1_000, 0.8),
         // swapOutPtes: ptes a swap_out call walks to free SWAP_CLUSTER_MAX (32) pages, at a
         // few percent of mapped pages not young, not active and unlocked. Assumption.

@@ -2,6 +2,8 @@ package dev.kernellab.paths;
 
 import dev.kernellab.kernel.Site;
 import dev.kernellab.paths.fs.Buffer;
+import dev.kernellab.paths.fs.Dcache;
+import dev.kernellab.paths.fs.Inode;
 import dev.kernellab.paths.mm.Filemap;
 import dev.kernellab.paths.mm.Memory;
 import dev.kernellab.paths.mm.Slab;
@@ -42,6 +44,14 @@ final class SiteCounts {
       new Line(Buffer.BDFLUSH_BATCH, "batches of dirty pages over the nfract limit of the page cache"),
       new Line(Buffer.KUPDATE_BATCH, "batches of dirty pages older than age_buffer (30 s)"),
       new Line(Buffer.SYNC_BUFFERS, "batches of all dirty pages in the page cache"),
+      new Line(Dcache.PRUNE_DCACHE,
+          "dentries walked: dentry_stat.nr_unused / DEF_PRIORITY freed from the oldest (the load's closed"
+              + " files, negative dentries of its unlinks; the boot cache first), DCACHE_REFERENCED ones passed once"),
+      new Line(Inode.PRUNE_ICACHE,
+          "inodes walked: inodes_stat.nr_unused / DEF_PRIORITY freed, past those with pages in the page"
+              + " cache (CAN_UNUSE)"),
+      new Line(Inode.DISPOSE_LIST, "inodes prune_icache freed"),
+      new Line(Inode.SYNC_LIST, "dirty inodes: the load's creates, writes (mtime) and reads (atime) since the last sync"),
       new Line(Slab.REAP_SCAN, "caches visited on the cache chain before a good one is found"),
       new Line(Slab.REAP_COUNT, "free slabs counted in the visited cache"),
       new Line(Slab.REAP_FREE, "half the free slabs of the cache with most free pages"),

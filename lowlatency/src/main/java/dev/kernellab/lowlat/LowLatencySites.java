@@ -66,6 +66,7 @@ import java.util.List;
 @Models(file = "fs/dcache.c", function = "select_parent", version = LowLatencyPatch.VERSION)
 @Models(file = "fs/inode.c", function = "prune_icache", version = LowLatencyPatch.VERSION)
 @Models(file = "fs/inode.c", function = "dispose_list", version = LowLatencyPatch.VERSION)
+@Models(file = "fs/inode.c", function = "__sync_one", version = LowLatencyPatch.VERSION)
 @Models(file = "fs/inode.c", function = "invalidate_list",
     version = LowLatencyPatch.VERSION)
 @Models(file = "fs/proc/array.c", function = "statm_pte_range",
@@ -154,6 +155,9 @@ public final class LowLatencySites {
                   + " 33 block pointers freed, with the BKL ext2_delete_inode or vmtruncate holds,"
                   + " which schedule() drops and retakes (the count restarts with each call, once"
                   + " per pointer block: the catalog's one walk of the file's blocks counts on)"),
+          cs(Inode.SYNC_LIST, "fs/inode.c __sync_one: conditional_schedule after each inode's write,"
+              + " inode_lock dropped, with the BKL kupdate's sync_old_buffers holds, which schedule()"
+              + " drops and retakes"),
           cs(Proc.STATM_PTE_RANGE, "fs/proc/array.c statm_pte_range: conditional_schedule per pte"),
           cs(Exit.CLOSE_FILES, "kernel/exit.c close_files: conditional_schedule per file, with the"
               + " BKL do_exit holds there, which schedule() drops and retakes"),
@@ -187,8 +191,7 @@ public final class LowLatencySites {
           "fs/buffer.c sync_buffers: dev = NODEV when enable_lowlatency (sysctl-gated)",
           "fs/buffer.c wait_for_buffers, osync_buffers_list, invalidate_inode_buffers, getblk:"
               + " not in the catalog",
-          "fs/inode.c __sync_one, get_new_inode: no lock held where the patch reschedules; not in"
-              + " the catalog",
+          "fs/inode.c get_new_inode: no lock held where the patch reschedules; not in the catalog",
           "mm/filemap.c filemap_fdatasync/fdatawait, do_buffer_fdatasync, page_cache_read,"
               + " __find_lock_page_helper, filemap_sync_pte_range: not in the catalog",
           "mm/memory.c get_user_pages, zeromap_pte_range: not in the catalog",

@@ -92,7 +92,7 @@ final class CompileJob {
         exec(paths, KernelPath.userProgram("cc1"), Programs.CC1)
             .syscall(paths.memory().sysMmap)
             .loop("heap", CC1_PAGES, p -> p.pageFault(paths.memory().anonymousFault))
-            .syscall(paths.syscalls().open)
+            .syscall(paths.syscalls().open, c -> io.on(sources[file[0]], 0, 0))
             .probe((c, t, now) -> at[0] = 0)
             .loop("read", (CC1_READ_BYTES + chunk - 1) / chunk, r -> r
                 .syscall(read, c -> io.on(sources[file[0]], at[0], chunk))
@@ -102,7 +102,7 @@ final class CompileJob {
             .loop("write", (CC1_OBJECT_BYTES + chunk - 1) / chunk, w -> w
                 .syscall(write, c -> io.on(objects[file[0]], at[0], chunk))
                 .probe((c, t, now) -> at[0] += chunk))
-            .syscall(paths.syscalls().close)
+            .syscall(paths.syscalls().close, c -> io.on(sources[file[0]], 0, 0))
             .syscall(gccWait.exiting())
             .syscall(paths.exit().sysExit)
             .build();

@@ -101,6 +101,8 @@ final class Dbench {
               s.files[f] = s.files[f] == null
                   ? paths.pageCache().create("client" + id + "/f" + f, 0)
                   : paths.pageCache().recreate(s.files[f]);
+              // the client holds the new file open until it deletes it (fs/VfsCache.unlink)
+              paths.vfsCache().create(s.files[f]);
               s.exists[f] = true;
               s.size[f] = Math.max(4_096, c.sample(FILE_BYTES));
               s.at = 0;
@@ -134,8 +136,8 @@ final class Dbench {
                   syscalls++;
                 }))
             .loopWhile("lookup", c -> once(s, 3), q -> q
-                .syscall(paths.syscalls().open)
-                .syscall(paths.syscalls().close)
+                .syscall(paths.syscalls().open, c -> s.io.on(s.files[s.file], 0, 0))
+                .syscall(paths.syscalls().close, c -> s.io.on(s.files[s.file], 0, 0))
                 .probe((c, t, now) -> syscalls += 2))
             .loopWhile("unlink", c -> once(s, 4), u -> u
                 .syscall(paths.filemap().sysUnlink, c -> s.io.on(s.files[s.file], 0, 0))

@@ -157,6 +157,7 @@ final class StressMix {
             .call(paths.syscalls().open)
             .effect("ext2_create(): a new inode (the last one's, reused)", c -> {
               f[0] = f[0] == null ? paths.pageCache().create("churn", 0) : paths.pageCache().recreate(f[0]);
+              paths.vfsCache().create(f[0]); // held open until the unlink (fs/VfsCache.unlink)
               at[0] = 0;
             })
             .build();

@@ -93,7 +93,11 @@ public final class Buffer {
   public static final long COLLECT_BH_NS = 2 * MEMORY_MISS_NS;
   /** kupdate's wake-up interval: bdf_prm interval 5 s (2.4.17 fs/buffer.c default, 5*HZ). */
   public static final long KUPDATE_INTERVAL_NS = 5_000_000_000L;
-  /** sync_supers + sync_unlocked_inodes' fixed part under the BKL: assumption, 20 us. */
+  /**
+   * sync_supers (ext2_write_super of the mounted file systems) and sync_unlocked_inodes' walk of
+   * the super_blocks list, under the BKL: assumption, 20 us. The dirty inodes' writes are
+   * Inode.syncUnlockedInodes, sized by the load.
+   */
   public static final long SYNC_SUPERS_NS = 20_000;
   /** Batches bdflush writes per wake-up: assumption, median 4 (128 buffers). */
   public static final Distribution BDFLUSH_BATCHES = Distribution.logNormal(4, 1.0);
@@ -130,8 +134,11 @@ public final class Buffer {
   private boolean walked; // a write_some_buffers walk has run in this kernel
   private long lastWalkNs; // when the previous walk started (one dirty list); valid once walked
 
-  /** Builds the paths for one kernel. */
-  public Buffer(Locks l, PathParams params, Block block, PageCache cache) {
+  /**
+   * Builds the paths for one kernel; kupdate's sync_old_buffers runs {@code syncUnlockedInodes}
+   * (fs/Inode) under the BKL.
+   */
+  public Buffer(Locks l, PathParams params, Block block, PageCache cache, KernelPath syncUnlockedInodes) {
     this.params = params;
     this.block = block;
     // With pages dirty in the PageCache (a workload's writes), a batch writes the oldest 32 at
@@ -175,6 +182,7 @@ public final class Buffer {
             .loop(KUPDATE, Long.MAX_VALUE, b -> b
                 .sleepFor(KUPDATE_INTERVAL_NS)
                 .lockKernel(l.kernelFlag)
+                .call(syncUnlockedInodes)
                 .compute(SYNC_SUPERS_NS)
                 .unlockKernel(l.kernelFlag)
                 .loop(KUPDATE_BATCH, c -> cache.dirtyPages() > 0
@@ -263,7 +271,8 @@ public final class Buffer {
             SYNC_SUPERS_NS + Quantiles.typical(KUPDATE_BATCHES) * fixed,
             SYNC_SUPERS_NS + Quantiles.tail(KUPDATE_BATCHES) * fixed,
             "every 5 s; the old-buffer flush after a write burst",
-            "interval 5 s (bdf_prm, 2.4.17); 20 us under the BKL (assumption)"),
+            "interval 5 s (bdf_prm, 2.4.17); 20 us under the BKL (assumption) + sync_unlocked_inodes"
+                + " (its own row)"),
         new CatalogEntry(
             "sys_sync", sysSync, List.of("lru_list_lock"),
             Quantiles.typical(SYNC_BATCHES) * fixed, Quantiles.tail(SYNC_BATCHES) * fixed,

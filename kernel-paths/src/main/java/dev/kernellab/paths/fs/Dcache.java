@@ -26,13 +26,20 @@ public final class Dcache {
   /*
    * Implementation overview
    *
-   * prune_dcache takes dcache_lock, and for each unused dentry unhashes it and calls
-   * prune_one_dentry, whose dentry_iput drops dcache_lock around iput() and retakes it after
-   * d_free. So the lock is released once per dentry (a preemption point for the preempt
-   * patch) but vanilla never reschedules in the whole prune; the low-latency patch adds a
-   * counted lock break every 100 dentries. select_parent walks a whole subtree with
-   * dcache_lock held and no release: the patch lets it break out after 500 dentries once it
-   * has found more than 10, prune them, and restart the walk.
+   * shrink_dcache_memory asks prune_dcache for nr_unused / priority dentries (VfsCache: the
+   * count and the list are the load's). prune_dcache takes dcache_lock and walks dentry_unused
+   * from its oldest end: a dentry d_lookup found since it went unused (DCACHE_REFERENCED) loses
+   * the flag and moves to the head, lock held; any other is unhashed and prune_one_dentry's
+   * dentry_iput drops dcache_lock around iput() and retakes it after d_free. So the lock is
+   * released once per dentry freed (a preemption point for the preempt patch) but vanilla never
+   * reschedules in the whole prune; the low-latency patch adds a counted lock break every 100
+   * dentries walked. The priority is DEF_PRIORITY, the first pass of try_to_free_pages, which
+   * the model's one shrink_caches pass stands for (mm/Vmscan): the later passes at priority
+   * 5 .. 1 that a failing first pass would run are not modelled.
+   *
+   * select_parent (umount, rmdir) walks a whole subtree with dcache_lock held and no release:
+   * the patch lets it break out after 500 dentries once it has found more than 10, prune them,
+   * and restart the walk. The subtree's size is PathParams.pruneDentries: no workload umounts.
    */
 
   /** prune_dcache's loop over unused dentries. */
@@ -40,6 +47,12 @@ public final class Dcache {
   /** select_parent's walk of a subtree. */
   public static final Site SELECT_PARENT = new Site("fs/dcache.c", "select_parent", "select_parent");
 
+  /**
+   * Take one dentry off dentry_unused and test DCACHE_REFERENCED (list_del_init, the flags):
+   * one DRAM miss, {@link dev.kernellab.paths.Calibration#LIST_VISIT_NS}; a referenced one is
+   * put back at the head in the same lines.
+   */
+  public static final long PASS_REFERENCED_NS = LIST_VISIT_NS;
   /** Unhash and unlink one dentry under dcache_lock: assumption, 3 DRAM misses. */
   public static final long PRUNE_LOCKED_NS = 3 * MEMORY_MISS_NS;
   /** iput + d_free of one dentry, lock dropped: assumption, 1 us. */
@@ -53,11 +66,31 @@ public final class Dcache {
   private final PathParams params;
   private final Slab slab;
 
-  /** Builds the paths for one kernel; the dentries it frees go back to {@code slab}. */
-  public Dcache(Locks l, PathParams params, Slab slab) {
+  /**
+   * Builds the paths for one kernel: memory pressure prunes {@code vfs}'s unused dentries, and
+   * the dentries freed go back to {@code slab}.
+   */
+  public Dcache(Locks l, PathParams params, Slab slab, VfsCache vfs) {
     this.params = params;
     this.slab = slab;
-    pruneDcache = prune(l, params.pruneDentries());
+    // prune_one_dentry, an inline of prune_dcache: named as the function it runs in, so a hold
+    // of dcache_lock retaken here is prune_dcache's
+    KernelPath pruneOne =
+        KernelPath.path("fs/dcache.c", "prune_dcache")
+            .compute(PRUNE_LOCKED_NS)
+            .spinUnlock(l.dcacheLock)
+            .compute(DENTRY_IPUT_NS)
+            .effect("d_free(): kmem_cache_free(dentry_cache)", c -> slab.free(Slab.DENTRY_CACHE, 1))
+            .spinLock(l.dcacheLock)
+            .build();
+    pruneDcache =
+        KernelPath.path("fs/dcache.c", "prune_dcache")
+            .spinLock(l.dcacheLock)
+            .loop(PRUNE_DCACHE, c -> vfs.planPruneDcache(VfsCache.DEF_PRIORITY), d -> d
+                .compute(PASS_REFERENCED_NS)
+                .callIf("!(dentry->d_vfs_flags & DCACHE_REFERENCED)", c -> vfs.nextPrunedDentryFreed(), pruneOne))
+            .spinUnlock(l.dcacheLock)
+            .build();
     shrinkDcacheParent =
         KernelPath.path("fs/dcache.c", "shrink_dcache_parent")
             .call(KernelPath.path("fs/dcache.c", "select_parent")
@@ -69,6 +102,7 @@ public final class Dcache {
             .build();
   }
 
+  /** prune_dcache of {@code count} dentries of a subtree (shrink_dcache_parent's). */
   @Models(file = "fs/dcache.c", function = "prune_dcache", version = "2.4.17")
   private KernelPath prune(Locks l, Distribution count) {
     return KernelPath.path("fs/dcache.c", "prune_dcache")
@@ -83,16 +117,34 @@ public final class Dcache {
         .build();
   }
 
+  /**
+   * Dentries the k-th prune after boot frees with no load adding any (k from 1):
+   * nr_unused / DEF_PRIORITY of what the earlier ones left.
+   */
+  static long bootPrune(long unused, int k) {
+    long left = unused;
+    long n = 0;
+    for (int i = 0; i < k; i++) {
+      n = left / VfsCache.DEF_PRIORITY;
+      left -= n;
+    }
+    return n;
+  }
+
   /** The rows of this file. */
   public List<CatalogEntry> entries() {
     Distribution n = params.pruneDentries();
     long per = PRUNE_LOCKED_NS + DENTRY_IPUT_NS;
+    long unused = VfsCache.DENTRIES_AT_BOOT - VfsCache.DENTRIES_IN_USE_AT_BOOT;
+    long per2 = PASS_REFERENCED_NS + per;
     return List.of(
         new CatalogEntry(
             "prune_dcache", pruneDcache, List.of("dcache_lock (dropped per dentry)"),
-            Quantiles.typical(n) * per, Quantiles.tail(n) * per,
-            "~35,000 unused dentries after a big build; no vanilla reschedule point",
-            "1.5 us/dentry (assumption); count nr_unused/priority (PathParams)"),
+            bootPrune(unused, 10) * per2, bootPrune(unused, 1) * per2,
+            "the first prune after boot: nr_unused / 6 of the 27,000 unused dentries; no vanilla"
+                + " reschedule point",
+            "1.7 us/dentry (assumption); count dentry_stat.nr_unused / DEF_PRIORITY (the load's);"
+                + " typical the 10th prune"),
         new CatalogEntry(
             "shrink_dcache_parent", shrinkDcacheParent, List.of("dcache_lock"),
             Quantiles.typical(n) * (LIST_VISIT_NS + per), Quantiles.tail(n) * (LIST_VISIT_NS + per),

@@ -51,6 +51,12 @@ public final class Syscalls {
   public static final long CLOSE_NS = 1_000;
   /** One ->poll of a descriptor: assumption, 300 ns. */
   public static final long POLL_NS = 300;
+  /**
+   * A dcache miss on the last component: d_alloc, ext2_lookup's search of a cached directory
+   * block, iget and ext2_read_inode from a cached inode-table block (a cold block would add a
+   * disk read, not modelled). Assumption, 5 us.
+   */
+  public static final long REAL_LOOKUP_NS = 5_000;
   /** Components of a path name: assumption, 1..6. */
   public static final Distribution COMPONENTS = Distribution.uniform(1, 6);
 
@@ -63,8 +69,12 @@ public final class Syscalls {
   /** close(2). */
   public final KernelPath close;
 
-  /** Builds the paths for one kernel. */
-  public Syscalls(Locks l) {
+  /**
+   * Builds the paths for one kernel. An open or close given a {@link FileIo} (its file) looks
+   * the file up in, or releases it to, {@code vfs}'s dcache; without one it stands for a hot
+   * name whose dentry stays in use.
+   */
+  public Syscalls(Locks l, VfsCache vfs) {
     smallRead = KernelPath.path("fs/read_write.c", "sys_read").compute(SMALL_READ_NS).build();
     smallWrite = KernelPath.path("fs/read_write.c", "sys_write").compute(SMALL_WRITE_NS).build();
     open =
@@ -76,9 +86,22 @@ public final class Syscalls {
                     .spinUnlock(l.dcacheLock)
                     .compute(COMPONENT_NS))
                 .build())
+            .callIf("d_lookup() missed the last component", c -> {
+              FileIo io = c.syscallArgs(FileIo.class);
+              return io != null && vfs.lookup(io.file());
+            }, KernelPath.path("fs/namei.c", "real_lookup").compute(REAL_LOOKUP_NS).build())
             .compute(OPEN_FIXED_NS)
             .build();
-    close = KernelPath.path("fs/open.c", "sys_close").compute(CLOSE_NS).build();
+    close =
+        KernelPath.path("fs/open.c", "sys_close")
+            .compute(CLOSE_NS)
+            .effect("fput(): dput(file->f_dentry)", c -> {
+              FileIo io = c.syscallArgs(FileIo.class);
+              if (io != null) {
+                vfs.dput(io.file());
+              }
+            })
+            .build();
   }
 
   /** select(2) on {@code nfds} descriptors that stay idle for {@code timeoutNs}. */

@@ -23,6 +23,15 @@ public final class VfsFile {
   long cachedPages;
   long dirtyPages;
   private boolean unlinked;
+  // its name's dentry and its inode in the dcache and icache (VfsCache keeps the lists)
+  boolean dentry; // hashed: positive while the inode exists, negative after an unlink
+  int dCount; // d_count
+  boolean referenced; // DCACHE_REFERENCED: d_lookup found it since prune_dcache last passed it
+  boolean inode; // in the icache
+  boolean inodeDirty; // on s_dirty
+  int dStamp; // bumped each time the dentry goes on dentry_unused
+  int iStamp; // ... the inode on inode_unused
+  int dirtyStamp; // ... the inode on s_dirty
 
   VfsFile(String name, int id, long startLba, long sizePages) {
     this.name = name;
@@ -49,6 +58,26 @@ public final class VfsFile {
   /** Cached pages written and not yet written back. */
   public long dirtyPages() {
     return dirtyPages;
+  }
+
+  /** True if its name has a dentry in the dcache (positive or, after an unlink, negative). */
+  public boolean dentryCached() {
+    return dentry;
+  }
+
+  /** The dentry's d_count: references held (open files, a walk in progress); 0 when none. */
+  public int dentryCount() {
+    return dCount;
+  }
+
+  /** True if its inode is in the icache. */
+  public boolean inodeCached() {
+    return inode;
+  }
+
+  /** True if its inode is dirty (on the superblock's s_dirty list). */
+  public boolean inodeDirty() {
+    return inodeDirty;
   }
 
   /** True once the file was unlinked. */

@@ -15,6 +15,7 @@ import dev.kernellab.paths.PathParams;
 import dev.kernellab.paths.Quantiles;
 import dev.kernellab.paths.fs.Ext2;
 import dev.kernellab.paths.fs.FileIo;
+import dev.kernellab.paths.fs.VfsCache;
 import dev.kernellab.paths.fs.PageCache;
 import java.util.List;
 
@@ -155,8 +156,8 @@ public final class Filemap {
    * @param fsTruncate what vmtruncate calls as {@code inode->i_op->truncate}, under its own
    *     lock_kernel(): the file system's truncate of the blocks past the new size (fs/Ext2)
    */
-  public Filemap(Locks l, PathParams params, PageCache cache, KernelPath allocWakeup, KernelPath balanceDirty,
-      KernelPath deleteInode, KernelPath fsTruncate) {
+  public Filemap(Locks l, PathParams params, PageCache cache, VfsCache vfs, KernelPath allocWakeup,
+      KernelPath balanceDirty, KernelPath deleteInode, KernelPath fsTruncate) {
     this.params = params;
     Distribution miss = Chance.of(params.pageCacheMissRate());
     Distribution throttle = Chance.of(params.dirtyBalanceRate());
@@ -186,6 +187,7 @@ public final class Filemap {
                       return io == null ? c.sample(FILE_LBA) : io.file().lbaOf(io.lastPage());
                     }, c -> READ_MISS_SECTORS, false))
                 .compute(COPY_PAGE_NS))
+            .effect("UPDATE_ATIME(inode): mark_inode_dirty_sync", c -> dirtyInode(c, vfs))
             .build();
     sysWrite =
         KernelPath.path("mm/filemap.c", "generic_file_write")
@@ -214,6 +216,7 @@ public final class Filemap {
                   }
                   return cache.overSoftDirtyLimit() ? 1 : 0;
                 }, b -> b.call(balanceDirty)))
+            .effect("mtime and i_size: mark_inode_dirty", c -> dirtyInode(c, vfs))
             .build();
     truncateListPages =
         KernelPath.path("mm/filemap.c", "truncate_list_pages")
@@ -270,9 +273,10 @@ public final class Filemap {
             .compute(UNLINK_FIXED_NS)
             .call(truncateInodePages)
             .call(deleteInode)
-            .effect("iput(): the inode and its name go", c -> {
+            .effect("d_delete(), iput(): the inode goes, the name's dentry turns negative", c -> {
               FileIo io = c.syscallArgs(FileIo.class);
               if (io != null) {
+                vfs.unlink(io.file());
                 cache.unlink(io.file());
               }
             })
@@ -297,6 +301,14 @@ public final class Filemap {
             .call(invalidateListPages2)
             .spinUnlock(l.pagecacheLock)
             .build();
+  }
+
+  /** mark_inode_dirty of the call's file, if it names one. */
+  private static void dirtyInode(dev.kernellab.kernel.KernelCpu c, VfsCache vfs) {
+    FileIo io = c.syscallArgs(FileIo.class);
+    if (io != null && !io.file().isUnlinked()) {
+      vfs.markDirty(io.file());
+    }
   }
 
   /** The pages of the call's FileIo, or a draw from {@code dflt} for a call without one. */

@@ -48,10 +48,11 @@ public final class Slab {
    *
    * which takes the objects as freed in the order they were allocated (LRU pruning frees old
    * dentries and inodes together, a freed skb's data is a one-object slab), so every
-   * objsPerSlab objects freed empty one slab: an assumption. The load's allocations of dentries,
-   * inodes and buffer heads are not counted (2.4 allocates from slabs_partial before slabs_free,
-   * so they mostly refill partial slabs): an assumption that makes free slabs grow until reaped.
-   * The skbuffs are counted both ways, packet by packet. One spinlock stands for every cache's
+   * objsPerSlab objects freed empty one slab: an assumption. The load's allocations of buffer
+   * heads are not counted (2.4 allocates from slabs_partial before slabs_free, so they mostly
+   * refill partial slabs): an assumption that makes their free slabs grow until reaped.
+   * Dentries and inodes are counted both ways, as the dcache and icache (fs/VfsCache) make and
+   * free them, and so are the skbuffs, packet by packet. One spinlock stands for every cache's
    * cachep->spinlock (no path holds two), and one set of scratch fields for the scan in progress
    * (cache_chain_sem serialises callers; the model's only caller is kswapd).
    *
@@ -109,11 +110,12 @@ public final class Slab {
 
   /**
    * Objects in use when the load starts: the caches of a desktop after a kernel build.
-   * Dentries as PathParams' prune count assumes (~30,000 unused after a build), inodes a third of
-   * them, buffer heads for ~80 MB of 4 KiB buffers (PathParams' device at umount). Assumptions.
+   * Dentries ~30,000 (fs/VfsCache: 27,000 of them unused), inodes a third of them, buffer heads
+   * for ~80 MB of 4 KiB buffers (PathParams' device at umount). Assumptions.
    */
-  static final long DENTRIES_AT_START = 30_000;
-  static final long INODES_AT_START = 10_000;
+  public static final long DENTRIES_AT_START = 30_000;
+  /** See {@link #DENTRIES_AT_START}. */
+  public static final long INODES_AT_START = 10_000;
   static final long BUFFER_HEADS_AT_START = 20_000;
 
   /** What the analysis names for a long reap: the free slabs counted with interrupts off. */

@@ -17,6 +17,7 @@ import dev.kernellab.paths.Chance;
 import dev.kernellab.paths.Locks;
 import dev.kernellab.paths.PathParams;
 import dev.kernellab.paths.Quantiles;
+import dev.kernellab.paths.fs.VfsCache;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -51,7 +52,8 @@ public final class Vmscan {
    * (Slab), then shrink_cache scans the inactive list with pagemap_lru_lock
    * held but tests need_resched on every iteration and, if set, drops the lock and schedules
    * (vanilla 2.4.17); then the dcache and icache are pruned (fs/dcache.c, fs/inode.c: no
-   * vanilla point); then swap_out visits mms (vanilla need_resched test per mm, no lock held)
+   * vanilla point; nr_unused / DEF_PRIORITY of the load's caches, fs/VfsCache: the one pass
+   * here stands for try_to_free_pages' first, at DEF_PRIORITY); then swap_out visits mms (vanilla need_resched test per mm, no lock held)
    * and scans each one's ptes with page_table_lock held (swap_out_pmd: no vanilla point; the
    * low-latency patch breaks it).
    *
@@ -161,7 +163,8 @@ public final class Vmscan {
    * Builds the paths for one kernel, pruning with the given dcache and icache paths and reaping
    * {@code slab}'s caches.
    */
-  public Vmscan(Locks l, PathParams params, KernelPath pruneDcache, KernelPath pruneIcache, Slab slab) {
+  public Vmscan(Locks l, PathParams params, KernelPath pruneDcache, KernelPath pruneIcache, Slab slab,
+      VfsCache vfs) {
     this.params = params;
     this.locks = l;
     allocWakeup =
@@ -177,6 +180,7 @@ public final class Vmscan {
                 .effect("try_to_release_page(): free the page's buffer heads", c -> {
                   if (++pagesLooked % PAGES_PER_BUFFER_HEAD_FREED == 0) {
                     slab.free(Slab.BUFFER_HEAD, 1);
+                    vfs.pageReclaimed();
                   }
                 }))
             .spinUnlock(l.pagemapLruLock)
