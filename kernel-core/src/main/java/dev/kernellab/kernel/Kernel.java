@@ -190,6 +190,11 @@ public final class Kernel {
     return siteHooks.isEmpty() ? null : siteHooks.get(site);
   }
 
+  /** The hooks by site, fixed at build: the key of {@link SiteHook}'s remembered answers. */
+  Map<Site, KernelPath> siteHooks() {
+    return siteHooks;
+  }
+
   @Models(file = "kernel/softirq.c", function = "wakeup_softirqd", version = "2.4.17")
   void wakeKsoftirqd(KernelCpu c) {
     Task d = ksoftirqd[c.id];
