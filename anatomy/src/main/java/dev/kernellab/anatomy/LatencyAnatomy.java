@@ -5,6 +5,7 @@ import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.TraceInterest;
 import dev.kernellab.kernel.Tracer;
 import dev.kernellab.workloads.ProbeSpec;
 import dev.kernellab.workloads.SampleListener;
@@ -68,6 +69,13 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
    * longest holder's. The cause of an interrupt latency is the interrupts-off stretch that
    * covered the assertion, if one did.
    *
+   * Only the stretches of a CPU a probe waits for go to a ledger, so the per-stretch events
+   * (paths entered and left, locks, preempt count changes) are asked for on a CPU only while a
+   * probe waits for it (TraceInterest, raised at the wake-up, dropped when the last waiter
+   * leaves); the kernel skips them elsewhere. The one exception is the end of a loop with
+   * interrupts off, whose iteration count an interrupts-off stretch keeps on every CPU: that
+   * detail is wanted always. Events another tracer asked for still come, and change nothing.
+   *
    * References: ftrace's wakeup_rt tracer (kernel/trace/trace_sched_wakeup.c), rtla timerlat
    * --auto-analysis (tools/tracing/rtla), which split a wake-up latency the same way for today's
    * kernels.
@@ -93,6 +101,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   private final IrqsOff lastEntryOff = new IrqsOff(); // lastIrqsOn of the probe line's last entry's CPU, then
   private WaitLedger.Stretch[] stretch = new WaitLedger.Stretch[0];
   private int[] waiters = new int[0]; // probe tasks waiting for each CPU
+  private TraceInterest interest; // this tracer's, once the kernel gave it; null before
 
   // per probe task, since its last sample
   private long[] firstEntryAt = new long[0];
@@ -134,6 +143,32 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   /** The probe explained. */
   public ProbeSpec probe() {
     return spec;
+  }
+
+  @Override
+  public void interest(TraceInterest mine) {
+    interest = mine;
+    mine.dropEverywhere(TraceInterest.Detail.PATHS);
+    mine.dropEverywhere(TraceInterest.Detail.LOCKS);
+    mine.dropEverywhere(TraceInterest.Detail.PREEMPT);
+  }
+
+  /** A probe task now waits for {@code cpu} (the first one): its stretches are wanted in full. */
+  private void wantStretches(int cpu) {
+    if (interest != null) {
+      interest.want(TraceInterest.Detail.PATHS, cpu);
+      interest.want(TraceInterest.Detail.LOCKS, cpu);
+      interest.want(TraceInterest.Detail.PREEMPT, cpu);
+    }
+  }
+
+  /** No probe task waits for {@code cpu} any more. */
+  private void dropStretches(int cpu) {
+    if (interest != null) {
+      interest.drop(TraceInterest.Detail.PATHS, cpu);
+      interest.drop(TraceInterest.Detail.LOCKS, cpu);
+      interest.drop(TraceInterest.Detail.PREEMPT, cpu);
+    }
   }
 
   @Override
@@ -312,6 +347,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     ledger[i].clear();
     if (waiters[c]++ == 0) {
       stretch[c].start(now, kernel.cpu(c));
+      wantStretches(c);
     }
   }
 
@@ -330,7 +366,9 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   private void stopWaiting(int i) {
     int c = waitCpu[i];
     if (c >= 0) {
-      waiters[c]--;
+      if (--waiters[c] == 0) {
+        dropStretches(c);
+      }
       waitCpu[i] = -1;
     }
   }

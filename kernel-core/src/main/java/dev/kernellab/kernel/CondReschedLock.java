@@ -106,7 +106,55 @@ public final class CondReschedLock {
       if (n < 1) {
         throw new IllegalArgumentException("a lock break looks every 1 or more iterations, got " + n);
       }
-      return (cpu, iterations) -> iterations % n == 0;
+      if (n == 1) {
+        return (cpu, iterations) -> true;
+      }
+      EveryNth test = new EveryNth(n);
+      return (cpu, iterations) -> test.divides(iterations);
+    }
+  }
+
+  /**
+   * {@code iterations % n == 0} without a division: the lock breaks of the era test a count at
+   * every iteration of their walk (TEST_LOCK_COUNT, TEST_RESCHED_COUNT), and a 64-bit division
+   * is the slowest instruction on that path.
+   */
+  static final class EveryNth {
+
+    /*
+     * Implementation overview
+     *
+     * Divisibility by multiplication (Hacker's Delight, 2nd ed., 10-17, "Test for zero remainder
+     * after division by a constant", after Granlund and Montgomery): with n = d * 2^k, d odd, and
+     * inv the inverse of d modulo 2^64, an unsigned x is a multiple of n iff rotating x * inv right
+     * by k gives at most floor((2^64 - 1) / n). Negative x (never a count) take the division.
+     */
+
+    private final long n;
+    private final long inverse; // d * inverse == 1 (mod 2^64), d = n's odd part
+    private final int shift; // k: n = d * 2^k
+    private final long limit; // floor((2^64 - 1) / n), unsigned
+
+    EveryNth(long n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("a count is tested every 1 or more iterations, got " + n);
+      }
+      this.n = n;
+      this.shift = Long.numberOfTrailingZeros(n);
+      long d = n >>> shift;
+      long inv = d; // right in 3 bits for odd d; a Newton step doubles that: 5 reach 96 >= 64
+      for (int i = 0; i < 5; i++) {
+        inv *= 2 - d * inv;
+      }
+      this.inverse = inv;
+      this.limit = Long.divideUnsigned(-1L, n);
+    }
+
+    boolean divides(long x) {
+      if (x < 0) {
+        return x % n == 0;
+      }
+      return Long.compareUnsigned(Long.rotateRight(x * inverse, shift), limit) <= 0;
     }
   }
 

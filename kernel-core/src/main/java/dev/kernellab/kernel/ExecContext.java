@@ -130,8 +130,8 @@ final class ExecContext {
     long iterationsLeft; // loop bodies: iterations still to start after this one
     long iteration; // loop bodies: index of the running iteration, from 0
     boolean computing; // a compute segment of ops[pc] is suspended or running
-    boolean advanceAfterCompute; // the segment ends the operation (else: next phase)
-    long computeLeftNs;
+    boolean advanceAfterCompute; // while computing: the segment ends the operation (else: next phase)
+    long computeLeftNs; // while computing
     long scratch; // per-operation scratch (e.g. the time a spin started)
     boolean spinning; // the lock operation at pc is spinning
     KernelPath siteHook; // loop bodies: what patches run between iterations, or null
@@ -145,9 +145,7 @@ final class ExecContext {
       user = u;
       iterationsLeft = 0;
       iteration = 0;
-      computing = false;
-      advanceAfterCompute = false;
-      computeLeftNs = 0;
+      computing = false; // advanceAfterCompute and computeLeftNs mean nothing until set with it
       scratch = 0;
       spinning = false;
       siteHook = null;

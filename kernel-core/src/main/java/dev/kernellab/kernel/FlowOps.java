@@ -92,6 +92,7 @@ final class FlowOps {
       this.dynamicCount = null;
       this.whileCondition = null;
       this.body = body;
+      this.hook = new SiteHook(site);
     }
 
     Loop(Site site, Count count, KernelPath body) {
@@ -104,9 +105,11 @@ final class FlowOps {
       this.dynamicCount = count;
       this.whileCondition = whileCondition;
       this.body = body;
+      this.hook = new SiteHook(site);
     }
 
     final Guard whileCondition; // or null: a counted loop; else tested before every iteration
+    private final SiteHook hook;
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -119,7 +122,7 @@ final class FlowOps {
       if (n > 0 && (whileCondition == null || whileCondition.test(c))) {
         ExecContext.Frame b = ctx.push(body, f.user);
         b.iterationsLeft = n - 1;
-        b.siteHook = k.siteHook(site);
+        b.siteHook = hook.in(k);
         b.whileCondition = whileCondition;
       }
     }
@@ -137,17 +140,19 @@ final class FlowOps {
    */
   static final class Point extends Op {
     final Site site;
+    private final SiteHook hook;
 
     Point(Site site) {
       this.site = site;
+      this.hook = new SiteHook(site);
     }
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
-      KernelPath hook = k.siteHook(site);
-      if (hook != null) {
-        ctx.push(hook, false);
+      KernelPath h = hook.in(k);
+      if (h != null) {
+        ctx.push(h, false);
       }
     }
 

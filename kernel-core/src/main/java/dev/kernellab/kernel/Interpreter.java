@@ -164,11 +164,14 @@ final class Interpreter implements CpuListener {
           frameFinished(c, ctx, f);
           continue;
         }
-        if (tracer != null && !f.entered) {
+        if (!f.entered) {
           // Traced when the path starts running, not when its frame is pushed: a system call
-          // pushes its body under the entry code, which runs first.
+          // pushes its body under the entry code, which runs first. Marked whether or not a
+          // tracer wants it now, so that the exits a tracer sees do not depend on when it asked.
           f.entered = true;
-          tracer.pathEnter(k.now(), c.id, f.path);
+          if (c.pathTracers != 0) {
+            tracer.pathEnter(k.now(), c.id, f.path);
+          }
         }
         opsExecuted++;
         Op op = f.path.op(f.pc);
@@ -205,7 +208,7 @@ final class Interpreter implements CpuListener {
       return;
     }
     KernelPath exited = f.path;
-    boolean traced = tracer != null && f.entered;
+    boolean entered = f.entered;
     c.exitedLoopIterations = exited.site() != null ? f.iteration + 1 : 0;
     ctx.pop();
     if (ctx.isEmpty() && ctx.kind == ExecContext.Kind.SOFTIRQ) {
@@ -213,7 +216,7 @@ final class Interpreter implements CpuListener {
       // context goes now, so that the path's exit shows tracers the code it returns to
       contextFinished(c, ctx);
     }
-    if (traced) {
+    if (entered && c.tracesPathExit(exited)) {
       tracer.pathExit(k.now(), c.id, exited); // after the pop: the caller runs from here on
     }
   }

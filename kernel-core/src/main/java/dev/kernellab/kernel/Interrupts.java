@@ -36,7 +36,7 @@ final class Interrupts {
   /** RSM: back to the interrupted code, deciding nothing (the kernel never knew). */
   void leaveSystemManagement(KernelCpu c, KernelPath smm) {
     c.contextDepth--;
-    if (k.tracer != null) {
+    if (c.tracesPathExit(smm)) {
       k.tracer.pathExit(k.now(), c.id, smm);
     }
   }
@@ -79,7 +79,7 @@ final class Interrupts {
   void returnFromInterrupt(KernelCpu c) {
     c.contextDepth--;
     c.cpu.sti(); // iret: the interrupted context had IF set, or the interrupt would not be here
-    if (k.tracer != null) {
+    if (c.tracesPathExit(k.programs.interruptPath)) {
       // The hardirq context is dropped whole at iret: its path ends here, and what the
       // interrupt interrupted runs again.
       k.tracer.pathExit(k.now(), c.id, k.programs.interruptPath);

@@ -59,6 +59,7 @@ public final class Kernel {
   final PreemptionModel preemption;
   final Tracer tracer; // the user's tracer, the event ring, both, or null
   private final RecentEvents recent; // while DebugChecks.recentEvents: the last events, for oopses
+  private final TraceInterest traceInterest; // the tracer's, or null with none
   final DebugChecks debug;
   private final int hz;
   private final CostTable costs;
@@ -112,6 +113,8 @@ public final class Kernel {
       cpus[i] =
           new KernelCpu(this, i, machine.cpu(i), sim.randoms().stream("cpu" + i + ".irq"));
     }
+    // Every detail event wanted everywhere until the tracers say otherwise (in boot).
+    this.traceInterest = tracer == null ? null : new TraceInterest(cpus);
     this.ksoftirqd = new Task[cpus.length];
     this.locks = new SpinLocks(this, cpus, sim, tracer, debug);
     this.bkl = new BigKernelLock(this, cpus.length > 1 || preemption.preemptsKernelCode());
@@ -156,6 +159,7 @@ public final class Kernel {
       lifecycle.spawn(spec);
     }
     if (tracer != null) {
+      tracer.interest(traceInterest);
       tracer.boot(this);
     }
     for (KernelCpu cpu : cpus) {
@@ -188,6 +192,11 @@ public final class Kernel {
 
   KernelPath siteHook(Site site) {
     return siteHooks.isEmpty() ? null : siteHooks.get(site);
+  }
+
+  /** The hooks by site, fixed at build: the key of {@link SiteHook}'s remembered answers. */
+  Map<Site, KernelPath> siteHooks() {
+    return siteHooks;
   }
 
   @Models(file = "kernel/softirq.c", function = "wakeup_softirqd", version = "2.4.17")

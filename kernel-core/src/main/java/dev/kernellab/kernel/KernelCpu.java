@@ -39,6 +39,12 @@ public final class KernelCpu {
   long exitedLoopIterations; // iterations of the loop body whose frame was popped last
   long lockupNs = -1; // the instant of the interpreter's last step (the soft-lockup guard)
   long stepsAtInstant; // steps at lockupNs
+  // Tracers that want each detail event on this CPU now (TraceInterest); 0 with no tracer: the
+  // kernel builds and fires such an event only when its count is not 0.
+  int pathTracers;
+  int irqsOffLoopTracers;
+  int lockTracers;
+  int preemptTracers;
 
   KernelCpu(Kernel kernel, int id, Cpu cpu, SplittableRandom irqRandom) {
     this.kernel = kernel;
@@ -349,12 +355,21 @@ public final class KernelCpu {
     int a = after & ~PreemptCount.PREEMPT_ACTIVE;
     if (b == 0 && a != 0) {
       preemptOffSinceNs = kernel.now();
-      if (kernel.tracer != null) {
+      if (preemptTracers != 0) {
         kernel.tracer.preemptOff(kernel.now(), id, ctx.currentPath());
       }
-    } else if (b != 0 && a == 0 && kernel.tracer != null) {
+    } else if (b != 0 && a == 0 && preemptTracers != 0) {
       kernel.tracer.preemptOn(kernel.now(), id, ctx.currentPath(), kernel.now() - preemptOffSinceNs);
     }
+  }
+
+  /**
+   * True if a tracer wants the exit of {@code exited} on this CPU now: every path's, or a loop
+   * body's ended with interrupts off. Asked after the frame is popped, in the state the exit
+   * shows.
+   */
+  boolean tracesPathExit(KernelPath exited) {
+    return pathTracers != 0 || (irqsOffLoopTracers != 0 && exited.site() != null && !cpu.interruptsEnabled());
   }
 
   /** After a count drop: {@code preempt_schedule()} if the model says so. */

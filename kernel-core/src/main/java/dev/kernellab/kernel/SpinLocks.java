@@ -57,7 +57,7 @@ final class SpinLocks {
         f.spinning = true;
         f.scratch = k.now(); // when the spin started
         lock.recordContention();
-        if (tracer != null) {
+        if (c.lockTracers != 0) {
           tracer.lockContend(k.now(), c.id, lock, ctx.currentPath());
         }
       }
@@ -89,7 +89,7 @@ final class SpinLocks {
     if (c.heldCount < c.held.length) {
       c.held[c.heldCount++] = lock;
     }
-    if (tracer != null) {
+    if (c.lockTracers != 0) {
       tracer.lockAcquire(k.now(), c.id, lock, ctx.currentPath(), spun);
     }
     return true;
@@ -150,7 +150,7 @@ final class SpinLocks {
       long held = k.now() - lock.acquiredNs;
       lock.recordRelease(k.now());
       lock.writerCpu = -1;
-      if (tracer != null) {
+      if (c.lockTracers != 0) {
         tracer.lockRelease(k.now(), c.id, lock, ctx.currentPath(), held);
       }
     }

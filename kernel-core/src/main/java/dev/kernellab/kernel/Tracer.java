@@ -39,6 +39,16 @@ public interface Tracer {
    */
   default void boot(Kernel kernel) {}
 
+  /**
+   * Which detail events this tracer wants, on which CPU and when: called once, before
+   * {@link #boot}, with a handle of its own that starts by wanting every one everywhere. The
+   * default keeps it so. A tracer that never reads some detail drops it here; one that needs
+   * it only at times (while a probe waits for a CPU, inside a window) drops it here and asks
+   * again while it needs it. A tracer that hands events on to others gives each a handle of its
+   * own ({@link TraceInterest#split}).
+   */
+  default void interest(TraceInterest mine) {}
+
   /** sched_switch: {@code prev} stopped and {@code next} started on {@code cpu}. */
   default void schedSwitch(long now, int cpu, Task prev, Task next) {}
 

@@ -20,6 +20,13 @@ final class TracerPair implements Tracer {
   }
 
   @Override
+  public void interest(TraceInterest mine) {
+    TraceInterest other = mine.split(); // first asks with the pair's handle, second with its own
+    first.interest(mine);
+    second.interest(other);
+  }
+
+  @Override
   public void boot(Kernel kernel) {
     first.boot(kernel);
     second.boot(kernel);

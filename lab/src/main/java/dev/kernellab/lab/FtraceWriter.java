@@ -8,6 +8,7 @@ import dev.kernellab.kernel.PreemptCount;
 import dev.kernellab.kernel.Softirq;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.TraceInterest;
 import dev.kernellab.kernel.Tracer;
 import java.util.Locale;
 import java.util.Map;
@@ -48,6 +49,13 @@ final class FtraceWriter implements Tracer {
     this.toNs = toNs;
     this.withChrome = withChrome;
     this.withDat = withDat;
+  }
+
+  /** Writes no path's entry or exit (ftrace's function tracer is not modelled): those need not be built. */
+  @Override
+  public void interest(TraceInterest mine) {
+    mine.dropEverywhere(TraceInterest.Detail.PATHS);
+    mine.dropEverywhere(TraceInterest.Detail.LOOP_EXITS_IRQS_OFF);
   }
 
   @Override

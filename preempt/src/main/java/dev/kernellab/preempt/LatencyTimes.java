@@ -4,6 +4,7 @@ import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.kernel.TraceInterest;
 import dev.kernellab.kernel.Tracer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -132,6 +133,13 @@ public final class LatencyTimes implements Tracer {
    * needed CONFIG_PREEMPT, and without it every stretch of kernel code holds the CPU, counted
    * or not, so the count's periods are not the latency they were read for.
    */
+  /** Reads no path's entry or exit: those events need not be built for it. */
+  @Override
+  public void interest(TraceInterest mine) {
+    mine.dropEverywhere(TraceInterest.Detail.PATHS);
+    mine.dropEverywhere(TraceInterest.Detail.LOOP_EXITS_IRQS_OFF);
+  }
+
   @Override
   public void boot(Kernel kernel) {
     if (kind == Kind.PREEMPT_OFF && !kernel.preemptionModel().preemptsKernelCode()) {

@@ -1,6 +1,7 @@
 package dev.kernellab.preempt;
 
 import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.TraceInterest;
 import dev.kernellab.kernel.Tracer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -51,6 +52,14 @@ public final class PreemptStats implements Tracer {
   private final KernelPath[] offBy = new KernelPath[64];
   private final List<Interval> worst = new ArrayList<>(KEPT + 1);
   private long intervals;
+
+  /** Reads the preempt count's changes only: the paths and locks events need not be built for it. */
+  @Override
+  public void interest(TraceInterest mine) {
+    mine.dropEverywhere(TraceInterest.Detail.PATHS);
+    mine.dropEverywhere(TraceInterest.Detail.LOOP_EXITS_IRQS_OFF);
+    mine.dropEverywhere(TraceInterest.Detail.LOCKS);
+  }
 
   @Override
   public void preemptOff(long now, int cpu, KernelPath path) {

@@ -2,10 +2,16 @@ package dev.kernellab.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kernellab.anatomy.LatencyAnatomy;
 import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.DebugChecks;
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
+import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.TraceInterest;
+import dev.kernellab.kernel.Tracer;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.testkit.TraceDigest;
 import dev.kernellab.workloads.ProbeResult;
@@ -18,17 +24,100 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The simulator's shortcut (a work segment that nothing can precede ends in the handler that
- * started it, and a loop's bare compute body runs the iterations that fit before the next
- * event as one segment) changes nothing: every workload, under both schedulers, vanilla and
- * preempt+lowlat, on one and two CPUs, gives the same trace event for event, the same results
- * and the same event count with the shortcut on and off.
+ * The simulator's shortcuts change nothing: every workload, under both schedulers, vanilla and
+ * preempt+lowlat, on one and two CPUs, gives the same trace event for event, the same results,
+ * the same event count and the same anatomy of its worst samples (what {@code kernel-lab
+ * explain} prints) with the shortcuts on and off. Three runs a cell:
+ *
+ * <ul>
+ *   <li>all off: every event through the queue ({@code Simulation.setInlineEvents(false)}) and
+ *       a tracer of every event ({@link TraceDigest}), so every detail event is fired;
+ *   <li>the engine's shortcuts on (a segment that nothing can precede ends in the handler that
+ *       started it, a loop's bare compute body runs the iterations that fit before the next
+ *       event as one segment, the window they fit in kept between segments), the same tracers:
+ *       the full digest must match;
+ *   <li>everything on: only the anatomy asks for detail events, and only while a probe waits
+ *       for a CPU ({@link TraceInterest}), so the kernel skips the rest: the digest of the
+ *       events every tracer gets, the anatomy, the results and the event count must match.
+ * </ul>
+ *
+ * The shortcuts with no switch (a site's hook remembered per kernel, the lock breaks' counted
+ * test without a division) run in all three and are checked by the results against the
+ * README's {@code compare} output and by {@code EveryNthProperties}.
  */
 class InlineEventEquivalenceTests {
 
   static final long RUN_NS = 2_000_000_000L;
 
-  record Outcome(long hash, long traced, long events, long inline, List<Object> result, long cpu0ComputeNs) {}
+  record Outcome(long hash, long traced, long coarseHash, long coarseTraced, long events, long inline,
+      List<Object> result, long cpu0ComputeNs, String anatomy) {}
+
+  /**
+   * A digest of the events the kernel fires whatever tracers ask (switches, wake-ups,
+   * interrupts, softirqs, the interrupt flag, samples); asks for no detail event itself.
+   */
+  static final class CoarseDigest implements Tracer {
+    final TraceDigest digest = new TraceDigest();
+
+    @Override
+    public void interest(TraceInterest mine) {
+      for (TraceInterest.Detail d : TraceInterest.Detail.values()) {
+        mine.dropEverywhere(d);
+      }
+    }
+
+    @Override
+    public void schedSwitch(long now, int cpu, Task prev, Task next) {
+      digest.schedSwitch(now, cpu, prev, next);
+    }
+
+    @Override
+    public void schedWakeup(long now, int cpu, Task task) {
+      digest.schedWakeup(now, cpu, task);
+    }
+
+    @Override
+    public void irqEntry(long now, int cpu, int vector) {
+      digest.irqEntry(now, cpu, vector);
+    }
+
+    @Override
+    public void irqExit(long now, int cpu, int vector) {
+      digest.irqExit(now, cpu, vector);
+    }
+
+    @Override
+    public void softirqEntry(long now, int cpu, int pending) {
+      digest.softirqEntry(now, cpu, pending);
+    }
+
+    @Override
+    public void softirqExit(long now, int cpu) {
+      digest.softirqExit(now, cpu);
+    }
+
+    @Override
+    public void irqsOff(long now, int cpu, KernelPath path) {
+      digest.irqsOff(now, cpu, path);
+    }
+
+    @Override
+    public void irqsOn(long now, int cpu, KernelPath path, long lengthNs) {
+      digest.irqsOn(now, cpu, path, lengthNs);
+    }
+
+    @Override
+    public void latencySample(long now, int cpu, Task task, long latencyNs) {
+      digest.latencySample(now, cpu, task, latencyNs);
+    }
+  }
+
+  /** Which shortcuts a run takes. */
+  enum Shortcuts {
+    NONE,
+    ENGINE,
+    ALL
+  }
 
   /** Every figure of a result, the distributions as their bucket counts. */
   static List<Object> figures(WorkloadResult r) {
@@ -46,10 +135,12 @@ class InlineEventEquivalenceTests {
     return out;
   }
 
-  static Outcome run(String workload, String scheduler, String config, int cpus, boolean inline) {
+  static Outcome run(String workload, String scheduler, String config, int cpus, Shortcuts shortcuts) {
     Kernel24Paths paths = Kernel24Paths.withDefaults();
     KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor().withCpus(cpus), 3)
-        .scheduler(SchedulerProvider.create(scheduler));
+        .scheduler(SchedulerProvider.create(scheduler))
+        // every check, but no event ring: the ring takes every event, so no detail is ever skipped
+        .debugChecks(new DebugChecks(true, true, true, true, false, true, true));
     paths.install(b);
     paths.installDaemons(b);
     if (!config.equals("vanilla")) {
@@ -58,21 +149,26 @@ class InlineEventEquivalenceTests {
       }
     }
     Workload.Run run = Workloads.create(workload).install(paths, b);
+    LatencyAnatomy anatomy = LatencyAnatomy.attach(b, run);
+    CoarseDigest coarse = new CoarseDigest();
+    b.tracer(coarse);
     TraceDigest trace = new TraceDigest();
-    b.tracer(trace);
+    if (shortcuts != Shortcuts.ALL) {
+      b.tracer(trace); // takes every event: every detail is fired
+    }
     Kernel k = b.build();
-    k.machine().simulation().setInlineEvents(inline);
+    k.machine().simulation().setInlineEvents(shortcuts != Shortcuts.NONE);
     run.start(k);
     // In slices, as the lab and the soak run it: a slice's end is a horizon the shortcut must respect.
     for (long t = 500_000_000L; t <= RUN_NS; t += 500_000_000L) {
       k.run(t);
     }
-    return new Outcome(trace.digest(), trace.events(), k.eventsFired(), k.eventsFiredInline(),
-        figures(run.result(k)), k.machine().cpu(0).computeNs());
+    return new Outcome(trace.digest(), trace.events(), coarse.digest.digest(), coarse.digest.events(), k.eventsFired(),
+        k.eventsFiredInline(), figures(run.result(k)), k.machine().cpu(0).computeNs(), anatomy.worst().toString());
   }
 
   @Test
-  void everyWorkloadGivesTheSameTraceAndResultsWithAndWithoutInlineEvents() {
+  void everyWorkloadGivesTheSameTraceResultsAndAnatomyWithAndWithoutTheShortcuts() {
     List<String> cells = new ArrayList<>();
     for (String w : Workloads.names()) {
       for (String s : List.of("goodness", "o1")) {
@@ -84,20 +180,31 @@ class InlineEventEquivalenceTests {
       }
     }
     long[] inlineSeen = {0};
+    long[] anatomies = {0};
     cells.parallelStream().forEach(cell -> {
       String[] x = cell.split(" ");
-      Outcome on = run(x[0], x[1], x[2], Integer.parseInt(x[3]), true);
-      Outcome off = run(x[0], x[1], x[2], Integer.parseInt(x[3]), false);
+      Outcome off = run(x[0], x[1], x[2], Integer.parseInt(x[3]), Shortcuts.NONE);
+      Outcome on = run(x[0], x[1], x[2], Integer.parseInt(x[3]), Shortcuts.ENGINE);
+      Outcome all = run(x[0], x[1], x[2], Integer.parseInt(x[3]), Shortcuts.ALL);
       assertThat(off.inline()).as(cell).isZero();
       assertThat(on.traced()).as(cell).isEqualTo(off.traced()).isPositive();
       assertThat(on.hash()).as(cell).isEqualTo(off.hash());
-      assertThat(on.events()).as(cell).isEqualTo(off.events());
-      assertThat(on.result()).as(cell).isEqualTo(off.result());
-      assertThat(on.cpu0ComputeNs()).as(cell).isEqualTo(off.cpu0ComputeNs());
+      assertThat(all.traced()).as(cell + ": no tracer of everything").isZero();
+      assertThat(off.coarseTraced()).as(cell).isPositive().isLessThan(off.traced());
+      for (Outcome o : List.of(on, all)) {
+        assertThat(o.coarseTraced()).as(cell).isEqualTo(off.coarseTraced());
+        assertThat(o.coarseHash()).as(cell).isEqualTo(off.coarseHash());
+        assertThat(o.events()).as(cell).isEqualTo(off.events());
+        assertThat(o.result()).as(cell).isEqualTo(off.result());
+        assertThat(o.cpu0ComputeNs()).as(cell).isEqualTo(off.cpu0ComputeNs());
+        assertThat(o.anatomy()).as(cell).isEqualTo(off.anatomy());
+      }
       synchronized (inlineSeen) {
-        inlineSeen[0] += on.inline();
+        inlineSeen[0] += all.inline();
+        anatomies[0] += off.anatomy().contains("WAIT_FOR_CPU") ? 1 : 0;
       }
     });
     assertThat(inlineSeen[0]).as("the shortcut is taken").isPositive();
+    assertThat(anatomies[0]).as("samples with a wait for the CPU are explained").isPositive();
   }
 }

@@ -30,6 +30,11 @@ public final class Simulation {
   // tenth of a stress run. Arming keeps it by a min; firing or cancelling the earliest forgets it.
   private long earliest = Long.MAX_VALUE;
   private boolean earliestKnown = true;
+  // nextToFireUntil's answer, while inlineUntilKnown: asked at every segment's start and end
+  // (two or three times a segment), it changes only when an event is armed before it, the
+  // earliest is fired or cancelled, or runUntil, stop or setInlineEvents change the run's bounds.
+  private long inlineUntil;
+  private boolean inlineUntilKnown;
 
   /** Creates a simulation at time 0 whose random streams derive from {@code seed}. */
   public Simulation(long seed) {
@@ -65,6 +70,7 @@ public final class Simulation {
    */
   public void setInlineEvents(boolean on) {
     inlineEnabled = on;
+    inlineUntilKnown = false;
   }
 
   /**
@@ -107,10 +113,14 @@ public final class Simulation {
    * {@link Long#MIN_VALUE} if there is none.
    */
   public long nextToFireUntil() {
-    if (!inlineEnabled || stopRequested || horizon < now) {
-      return Long.MIN_VALUE;
+    if (!inlineUntilKnown) {
+      // now moves only to an instant at or before the answer (fireInline) or through step and
+      // runUntil, which forget it: horizon < now cannot turn true while it is known
+      inlineUntil = !inlineEnabled || stopRequested || horizon < now ? Long.MIN_VALUE
+          : queue.isEmpty() ? horizon : Math.min(horizon, earliest() - 1);
+      inlineUntilKnown = true;
     }
-    return queue.isEmpty() ? horizon : Math.min(horizon, earliest() - 1);
+    return inlineUntil;
   }
 
   private long earliest() {
@@ -125,6 +135,9 @@ public final class Simulation {
     queue.add(e, at);
     if (at < earliest) {
       earliest = at;
+    }
+    if (at <= inlineUntil) {
+      inlineUntilKnown = false; // armed inside the window: it now ends before this event
     }
   }
 
@@ -166,6 +179,7 @@ public final class Simulation {
   public boolean cancel(Event e) {
     if (e.isScheduled() && e.time <= earliest) {
       earliestKnown = false;
+      inlineUntilKnown = false; // the window may grow to the next event
     }
     return queue.remove(e);
   }
@@ -180,6 +194,7 @@ public final class Simulation {
     long t = earliest();
     Event e = queue.poll();
     earliestKnown = false;
+    inlineUntilKnown = false;
     now = t;
     fired++;
     e.fire(t);
@@ -197,12 +212,14 @@ public final class Simulation {
     }
     stopRequested = false;
     horizon = endNs;
+    inlineUntilKnown = false;
     try {
       while (!stopRequested && !queue.isEmpty() && earliest() <= endNs) {
         step();
       }
     } finally {
       horizon = Long.MIN_VALUE;
+      inlineUntilKnown = false;
     }
     if (!stopRequested) {
       now = endNs;
@@ -212,5 +229,6 @@ public final class Simulation {
   /** Asks {@link #runUntil} to return after the event being fired. */
   public void stop() {
     stopRequested = true;
+    inlineUntilKnown = false;
   }
 }
