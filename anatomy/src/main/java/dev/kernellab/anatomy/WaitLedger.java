@@ -74,7 +74,10 @@ final class WaitLedger {
   final KernelPath[] path = new KernelPath[SLOTS];
   final Task[] task = new Task[SLOTS];
   final byte[] context = new byte[SLOTS];
-  final SpinLock[] lock = new SpinLock[SLOTS];
+  final SpinLock[] lock = new SpinLock[SLOTS]; // the lock the slot's time ran under longest
+  private final long[] lockNs = new long[SLOTS]; // the time under lock[i]
+  private final SpinLock[] otherLock = new SpinLock[SLOTS]; // the next candidate, and its time
+  private final long[] otherLockNs = new long[SLOTS];
   final int[] preemptDepth = new int[SLOTS];
   final int[] bhDepth = new int[SLOTS];
   final boolean[] user = new boolean[SLOTS];
@@ -127,6 +130,9 @@ final class WaitLedger {
       context[i] = s.context;
       ns[i] = 0;
       lock[i] = null;
+      lockNs[i] = 0;
+      otherLock[i] = null;
+      otherLockNs[i] = 0;
       preemptDepth[i] = 0;
       bhDepth[i] = 0;
       user[i] = false;
@@ -138,7 +144,7 @@ final class WaitLedger {
     stretches++;
     ns[i] += len;
     if (s.lock != null) {
-      lock[i] = s.lock;
+      underLock(i, s.lock, len);
     }
     preemptDepth[i] = Math.max(preemptDepth[i], PreemptCount.preemptDepth(s.preemptCount));
     bhDepth[i] = Math.max(bhDepth[i], (s.preemptCount & PreemptCount.SOFTIRQ_MASK) / PreemptCount.SOFTIRQ_OFFSET);
@@ -151,6 +157,34 @@ final class WaitLedger {
     if (i != lastSlot) {
       prevSlot = lastSlot;
       lastSlot = i;
+    }
+  }
+
+  /**
+   * {@code len} ns of slot {@code i} ran with {@code l} the innermost lock held. A path that
+   * drops an inner lock on each iteration and keeps an outer one (sync_list's inode_lock inside
+   * kupdate's BKL) alternates between the two: the slot names the one its time ran under
+   * longest, which is the one that kept the CPU, not the last one seen. Two candidates suffice
+   * for the nesting the catalog has; a third replaces the lesser.
+   */
+  private void underLock(int i, SpinLock l, long len) {
+    if (lock[i] == null || lock[i] == l) {
+      lock[i] = l;
+      lockNs[i] += len;
+      return;
+    }
+    if (otherLock[i] != l) {
+      otherLock[i] = l;
+      otherLockNs[i] = 0;
+    }
+    otherLockNs[i] += len;
+    if (otherLockNs[i] > lockNs[i]) {
+      SpinLock t = lock[i];
+      long tn = lockNs[i];
+      lock[i] = otherLock[i];
+      lockNs[i] = otherLockNs[i];
+      otherLock[i] = t;
+      otherLockNs[i] = tn;
     }
   }
 

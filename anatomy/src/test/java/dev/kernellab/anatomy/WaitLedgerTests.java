@@ -68,6 +68,32 @@ class WaitLedgerTests {
     assertThat(l.ns[0]).isEqualTo(12);
   }
 
+  /**
+   * A loop that drops an inner lock on each iteration inside an outer one (sync_list's
+   * inode_lock inside kupdate's BKL, 175 ns and 4 us a turn): the slot names the lock its time
+   * ran under longest, whichever came last.
+   */
+  @Test
+  void aSlotNamesTheLockItsTimeRanUnderLongestNotTheLastOne() {
+    WaitLedger l = new WaitLedger();
+    KernelPath a = path(1);
+    SpinLock outer = SpinLock.spin("kernel_flag");
+    SpinLock inner = SpinLock.spin("inode_lock");
+    WaitLedger.Stretch underOuter = stretch(a, WaitLedger.TASK);
+    underOuter.lock = outer;
+    WaitLedger.Stretch underInner = stretch(a, WaitLedger.TASK);
+    underInner.lock = inner;
+    l.add(underInner, 175, 0);
+    assertThat(l.lock[0]).isSameAs(inner);
+    for (int i = 0; i < 5; i++) {
+      l.add(underOuter, 4_000, 0);
+      l.add(underInner, 175, 0);
+    }
+    assertThat(l.slots).isEqualTo(1);
+    assertThat(l.lock[0]).isSameAs(outer);
+    assertThat(l.ns[0]).isEqualTo(175 + 5 * 4_175);
+  }
+
   /** More holders than slots: the least leave for the merged rest, and the total stays exact. */
   @Test
   void beyondItsSlotsTheLeastHoldersMergeAndTheTotalStaysExact() {
