@@ -162,6 +162,23 @@ final class FlowOps {
     }
   }
 
+  /** {@code might_sleep()}: the hook of {@link KernelPath#MIGHT_SLEEP}, if a patch installed one. */
+  @Models(file = "include/linux/kernel.h", function = "might_sleep", version = "2.6.13")
+  static final class MightSleep extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      f.advance();
+      if (k.mightSleepHook != null) {
+        ctx.push(k.mightSleepHook, false);
+      }
+    }
+
+    @Override
+    String describe() {
+      return "might_sleep()";
+    }
+  }
+
   /** Calls another path. */
   static final class Call extends Op {
     final KernelPath target;

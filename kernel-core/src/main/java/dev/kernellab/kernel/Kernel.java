@@ -65,6 +65,7 @@ public final class Kernel {
   private final CostTable costs;
   private final KernelCpu[] cpus;
   private final Map<Site, KernelPath> siteHooks; // lookups only
+  final KernelPath mightSleepHook; // what patches run at KernelPath.MIGHT_SLEEP, or null
   private final Map<String, Sysctl> sysctls; // lookups only
   private final IrqAction[] vectorActions = new IrqAction[Vectors.COUNT];
   private final KernelPath[] softirqHandlers = new KernelPath[Softirq.values().length];
@@ -102,6 +103,7 @@ public final class Kernel {
     this.hz = c.hz();
     this.costs = machine.spec().costs();
     this.siteHooks = new HashMap<>(c.siteHooks());
+    this.mightSleepHook = siteHooks.get(KernelPath.MIGHT_SLEEP);
     this.sysctls = new java.util.TreeMap<>(c.sysctls());
     this.cpus = new KernelCpu[machine.cpuCount()];
     this.programs = new EntryPrograms(costs);

@@ -370,7 +370,7 @@ public final class KernelBuilder {
      */
     public void hookSite(Site site, KernelPath hook) {
       open();
-      if (!declaredSites.isEmpty() && !declaredSites.contains(site)) {
+      if (!declaredSites.isEmpty() && !declaredSites.contains(site) && !site.equals(KernelPath.MIGHT_SLEEP)) {
         throw new IllegalArgumentException("patch " + patch + " hooks " + site.key()
             + ", a site no path of this kernel has (declared: " + declaredSites.size()
             + " sites, e.g. " + declaredSites.iterator().next().key() + ")");

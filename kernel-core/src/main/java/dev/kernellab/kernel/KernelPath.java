@@ -156,6 +156,16 @@ public final class KernelPath {
    * only make sense in user mode ({@code syscall}, {@code probe}) or in kernel mode (locks,
    * sleeps) reject the other kind at build time.
    */
+  /**
+   * SPI for patch authors: the site of every {@code might_sleep()} point, where the kernel may
+   * sleep (include/linux/kernel.h, 2.5.x and later; 2.4.17 had the places but not the macro):
+   * a {@code down()}, a page fault's allocation, {@code do_fork}'s, and each point a path marks
+   * with {@link Builder#mightSleep()} (a copy to or from user space, which can fault). A patch
+   * that hooks it ({@link KernelBuilder.Patching#hookSite}) runs its hook at each of them, as
+   * CONFIG_PREEMPT_VOLUNTARY's {@code might_resched()} does; no patch, nothing runs.
+   */
+  public static final Site MIGHT_SLEEP = new Site("include/linux/kernel.h", "might_sleep", "might_sleep");
+
   public static final class Builder {
     private final String file;
     private final String function;
@@ -374,6 +384,15 @@ public final class KernelPath {
       return kernelOnly("point", new FlowOps.Point(own(site)));
     }
 
+    /**
+     * A place where this code may sleep without going to sleep (a copy to or from user space
+     * that can fault, a GFP_KERNEL allocation): runs what patches hooked at
+     * {@link KernelPath#MIGHT_SLEEP}, nothing in a kernel whose patches hook nothing there.
+     */
+    public Builder mightSleep() {
+      return kernelOnly("might_sleep", new FlowOps.MightSleep());
+    }
+
     /** {@link #loop(Site, Distribution, Consumer)} with a fixed count. */
     public Builder loop(Site site, long count, Consumer<Builder> body) {
       Objects.requireNonNull(site, "loop: site");
@@ -486,7 +505,7 @@ public final class KernelPath {
     public Builder down(Semaphore sem) {
       Objects.requireNonNull(sem, "down: sem");
       return kernelOnly("down", new TaskOps.WaitEvent(
-          sem.waitQueue(), sem::tryDown, TaskState.UNINTERRUPTIBLE, true, "down(&" + sem.name() + ")"));
+          sem.waitQueue(), sem::tryDown, TaskState.UNINTERRUPTIBLE, true, "down(&" + sem.name() + ")", true));
     }
 
     /** {@code if (!down_trylock(sem)) target();}: {@code target} runs holding the semaphore. */

@@ -29,24 +29,34 @@ final class TaskOps {
     final TaskState sleepState;
     final boolean exclusive;
     final String label; // how the listing names it, null for the default
+    final boolean mightSleep; // down(): might_sleep() first, once
 
     WaitEvent(WaitQueue wq, WaitCondition condition, TaskState sleepState, boolean exclusive) {
-      this(wq, condition, sleepState, exclusive, null);
+      this(wq, condition, sleepState, exclusive, null, false);
     }
 
-    WaitEvent(
-        WaitQueue wq, WaitCondition condition, TaskState sleepState, boolean exclusive, String label) {
+    WaitEvent(WaitQueue wq, WaitCondition condition, TaskState sleepState, boolean exclusive, String label,
+        boolean mightSleep) {
       this.wq = wq;
       this.condition = condition;
       this.sleepState = sleepState;
       this.exclusive = exclusive;
       this.label = label;
+      this.mightSleep = mightSleep;
     }
 
+    // phases: 0 entry (down's might_sleep), 2 the test, 1 back from schedule()
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       Task t = c.current;
       if (f.phase == 0) {
+        f.phase = 2;
+        if (mightSleep && k.mightSleepHook != null) {
+          ctx.push(k.mightSleepHook, false);
+          return;
+        }
+      }
+      if (f.phase == 2) {
         if (condition != null && condition.ready()) {
           f.advance();
           return;
@@ -63,7 +73,7 @@ final class TaskOps {
       if (condition == null || condition.ready()) {
         f.advance();
       } else {
-        f.phase = 0;
+        f.phase = 2;
       }
     }
 
@@ -232,6 +242,9 @@ final class TaskOps {
       ctx.saveIrqFlag(c.cpu.interruptsEnabled());
       ctx.push(f.user ? k.programs.retFromExceptionToUser : k.programs.retFromExceptionToKernel, false);
       ctx.push(handler, false);
+      if (k.mightSleepHook != null) {
+        ctx.push(k.mightSleepHook, false); // handle_mm_fault's allocations may sleep: first
+      }
     }
 
     @Override

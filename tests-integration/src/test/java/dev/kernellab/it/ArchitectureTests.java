@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the modules it points at, so nothing reaches up or sideways, and the packages have no cycle.
  *
  * <pre>
- * hw-model <- kernel-core <- {sched-o1, sched-goodness, preempt, kernel-paths}
+ * hw-model <- kernel-core <- {sched-o1, sched-goodness, preempt, voluntary, kernel-paths}
  * kernel-paths <- {lowlatency, lockbreak, workloads};  workloads <- anatomy
  * testkit, lab: compose
  * </pre>
@@ -37,6 +37,7 @@ class ArchitectureTests {
       Map.entry("sched.o1", List.of("hw", "kernel")),
       Map.entry("sched.goodness", List.of("hw", "kernel")),
       Map.entry("preempt", List.of("hw", "kernel")),
+      Map.entry("voluntary", List.of("hw", "kernel")),
       Map.entry("paths", List.of("hw", "kernel")),
       Map.entry("lowlat", List.of("hw", "kernel", "paths")),
       Map.entry("lockbreak", List.of("hw", "kernel", "paths")),
@@ -44,7 +45,7 @@ class ArchitectureTests {
       Map.entry("anatomy", List.of("hw", "kernel", "paths", "workloads")),
       Map.entry("testkit", List.of("hw", "kernel", "paths", "sched.o1", "sched.goodness", "preempt", "workloads")),
       Map.entry("lab", List.of("hw", "kernel", "paths", "sched.o1", "sched.goodness", "preempt", "lowlat",
-          "lockbreak", "workloads", "anatomy"))));
+          "lockbreak", "voluntary", "workloads", "anatomy"))));
 
   @BeforeAll
   static void importClasses() {

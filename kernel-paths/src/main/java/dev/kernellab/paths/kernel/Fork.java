@@ -221,6 +221,7 @@ public final class Fork {
       UnaryOperator<KernelPath.Builder> clone) {
     KernelPath.Builder b = KernelPath.path("kernel/fork.c", "do_fork")
         .cause(cause)
+        .mightSleep() // alloc_task_struct and the copies' GFP_KERNEL allocations
         .spinLock(lastpidLock)
         .callIf("last_pid past next_safe or PID_MAX: walk the task list", this::getPid,
             KernelPath.path("kernel/fork.c", "get_pid").cause(new GetPid(comm)).call(getPidWalk).build())

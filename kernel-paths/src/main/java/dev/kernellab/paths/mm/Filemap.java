@@ -186,6 +186,7 @@ public final class Filemap {
                       FileIo io = c.syscallArgs(FileIo.class);
                       return io == null ? c.sample(FILE_LBA) : io.file().lbaOf(io.lastPage());
                     }, c -> READ_MISS_SECTORS, false))
+                .mightSleep() // file_read_actor's __copy_to_user: the user page may fault
                 .compute(COPY_PAGE_NS))
             .effect("UPDATE_ATIME(inode): mark_inode_dirty_sync", c -> dirtyInode(c, vfs))
             .build();
@@ -205,6 +206,7 @@ public final class Filemap {
                 .lockKernel(l.kernelFlag)
                 .compute(EXT2_GET_BLOCK_NS)
                 .unlockKernel(l.kernelFlag)
+                .mightSleep() // __copy_from_user of the page: the user page may fault
                 .compute(COPY_PAGE_NS)
                 .spinLock(l.lruListLock)
                 .compute(COMMIT_WRITE_NS)

@@ -470,7 +470,7 @@ public final class Net {
                 queued--;
               })
               .call(KernelPath.path("net/core/iovec.c", "memcpy_toiovec")
-                  .loop(MEMCPY_TOIOVEC, SEGMENT_PAGES, p -> p.compute(COPY_PAGE_NS))
+                  .loop(MEMCPY_TOIOVEC, SEGMENT_PAGES, p -> p.mightSleep().compute(COPY_PAGE_NS)) // copy_to_user
                   .build())
               .effect("kfree_skb()", c -> {
                 slab.free(Slab.SKBUFF_HEAD_CACHE, 1);

@@ -2,13 +2,18 @@ package dev.kernellab.it.soak;
 
 import java.util.List;
 
-/** The four kernel configurations of the debate and Love's preferred fifth, by the names the lab uses. */
+/**
+ * The four kernel configurations of the debate, Love's preferred fifth, and voluntary
+ * preemption (2004) alone and with the low-latency patch, by the names the lab uses.
+ */
 public enum PatchSet {
   VANILLA("vanilla"),
   PREEMPT("preempt", "preempt"),
   LOWLAT("lowlat", "lowlat"),
   PREEMPT_LOWLAT("preempt+lowlat", "preempt", "lowlat"),
-  PREEMPT_LOCKBREAK("preempt+lockbreak", "preempt", "lockbreak");
+  PREEMPT_LOCKBREAK("preempt+lockbreak", "preempt", "lockbreak"),
+  VOLUNTARY("voluntary", "voluntary"),
+  VOLUNTARY_LOWLAT("voluntary+lowlat", "voluntary", "lowlat");
 
   private final String label;
   @SuppressWarnings("ImmutableEnumChecker") // List.of: unmodifiable
@@ -19,7 +24,7 @@ public enum PatchSet {
     this.patches = List.of(patches);
   }
 
-  /** The configuration's name: {@code vanilla}, {@code preempt}, {@code lowlat}, {@code preempt+lowlat}, {@code preempt+lockbreak}. */
+  /** The configuration's name: {@code vanilla}, {@code preempt+lowlat}, {@code voluntary+lowlat}, ... */
   public String label() {
     return label;
   }
@@ -36,6 +41,7 @@ public enum PatchSet {
         return p;
       }
     }
-    throw new IllegalArgumentException("no patch set '" + label + "' (vanilla, preempt, lowlat, preempt+lowlat, preempt+lockbreak)");
+    throw new IllegalArgumentException("no patch set '" + label + "' ("
+        + String.join(", ", java.util.Arrays.stream(values()).map(PatchSet::label).toList()) + ")");
   }
 }
