@@ -1,6 +1,10 @@
 package dev.kernellab.workloads;
 
 import dev.kernellab.kernel.Registry;
+import dev.kernellab.workloads.rtapp.RtAppWorkload;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -57,6 +61,34 @@ public final class Workloads {
           + "' but creates workload '" + w.name() + "'");
     }
     return w;
+  }
+
+  /**
+   * The workload {@code nameOrFile} names: a registered workload by its name, else, if it
+   * names a readable file, that file read as an rt-app workload description
+   * ({@link RtAppWorkload}).
+   *
+   * @throws IllegalArgumentException one line: no such workload or file, or a file that is
+   *     malformed or asks for what the model cannot do
+   */
+  public static Workload resolve(String nameOrFile) {
+    if (REGISTRY.names().contains(nameOrFile)) {
+      return create(nameOrFile);
+    }
+    Path p;
+    try {
+      p = Path.of(nameOrFile);
+    } catch (InvalidPathException e) {
+      p = null;
+    }
+    if (p == null || !Files.exists(p) || nameOrFile.isBlank()) {
+      throw new IllegalArgumentException("'" + nameOrFile + "' is neither a workload (" + String.join(", ", names())
+          + ") nor an rt-app file that exists");
+    }
+    if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
+      throw new IllegalArgumentException("rt-app file " + nameOrFile + ": not a readable file");
+    }
+    return RtAppWorkload.fromFile(p);
   }
 
   /**
