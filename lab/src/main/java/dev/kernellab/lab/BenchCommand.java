@@ -133,7 +133,7 @@ final class BenchCommand implements Callable<Integer> {
     long warmupNs = Durations.parseOption("--warmup", warmup);
     List<Experiment> es = new ArrayList<>();
     for (String w : workloads) {
-      Experiment.option("--workloads", () -> Workloads.REGISTRY.get(w.trim()));
+      Experiment.option("--workloads", () -> Workloads.resolve(w.trim()));
       for (String c : Experiment.distinctConfigs("--configs", configs)) {
         Experiment.option("--configs", () -> KernelBuilder.configurationPatches(c.trim()));
         es.add(new Experiment(w.trim(), c.trim(), scheduler, cpus, 100, durationNs, 1, false));

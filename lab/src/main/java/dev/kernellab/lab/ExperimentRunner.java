@@ -39,7 +39,7 @@ final class ExperimentRunner {
       b.task(paths.apm().kapmd());
     }
     b.configuration(e.config());
-    Workload.Run run = Workloads.create(e.workload()).install(paths, b);
+    Workload.Run run = Workloads.resolve(e.workload()).install(paths, b);
     LatencyAnatomy anatomy = LatencyAnatomy.attach(b, run);
     if (extra != null) {
       b.tracer(extra);
