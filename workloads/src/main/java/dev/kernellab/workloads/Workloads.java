@@ -82,8 +82,9 @@ public final class Workloads {
       p = null;
     }
     if (p == null || !Files.exists(p) || nameOrFile.isBlank()) {
-      throw new IllegalArgumentException("'" + nameOrFile + "' is neither a workload (" + String.join(", ", names())
-          + ") nor an rt-app file that exists");
+      // the registry's own words, and the other thing the name could have been
+      throw new IllegalArgumentException("unknown workload '" + nameOrFile + "'; known: " + String.join(", ", names())
+          + "; nor is it an rt-app file (no such file)");
     }
     if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
       throw new IllegalArgumentException("rt-app file " + nameOrFile + ": not a readable file");
