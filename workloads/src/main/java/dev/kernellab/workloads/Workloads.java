@@ -1,10 +1,6 @@
 package dev.kernellab.workloads;
 
 import dev.kernellab.kernel.Registry;
-import dev.kernellab.workloads.rtapp.RtAppWorkload;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -21,7 +17,8 @@ import java.util.List;
  * </pre>
  *
  * <p>A workload of another module is listed after these, by name, once it registers a
- * {@link WorkloadProvider}.
+ * {@link WorkloadProvider}. {@code dev.kernellab.workloads.rtapp.RtAppWorkload#resolve} also
+ * takes the path of an rt-app file (that package depends on this one, not the reverse).
  */
 public final class Workloads {
 
@@ -61,35 +58,6 @@ public final class Workloads {
           + "' but creates workload '" + w.name() + "'");
     }
     return w;
-  }
-
-  /**
-   * The workload {@code nameOrFile} names: a registered workload by its name, else, if it
-   * names a readable file, that file read as an rt-app workload description
-   * ({@link RtAppWorkload}).
-   *
-   * @throws IllegalArgumentException one line: no such workload or file, or a file that is
-   *     malformed or asks for what the model cannot do
-   */
-  public static Workload resolve(String nameOrFile) {
-    if (REGISTRY.names().contains(nameOrFile)) {
-      return create(nameOrFile);
-    }
-    Path p;
-    try {
-      p = Path.of(nameOrFile);
-    } catch (InvalidPathException e) {
-      p = null;
-    }
-    if (p == null || !Files.exists(p) || nameOrFile.isBlank()) {
-      // the registry's own words, and the other thing the name could have been
-      throw new IllegalArgumentException("unknown workload '" + nameOrFile + "'; known: " + String.join(", ", names())
-          + "; nor is it an rt-app file (no such file)");
-    }
-    if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
-      throw new IllegalArgumentException("rt-app file " + nameOrFile + ": not a readable file");
-    }
-    return RtAppWorkload.fromFile(p);
   }
 
   /**

@@ -3,6 +3,9 @@ package dev.kernellab.workloads.rtapp;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.workloads.Workload;
+import dev.kernellab.workloads.Workloads;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -11,7 +14,7 @@ import java.util.List;
  * thread a user task with its policy, priority and CPUs, each event the Linux 2.4 work it was
  * ({@link RtAppThread}), the latency the wake-up latency of its timer events, as rt-app logs it
  * ({@code wu_lat}). The lab takes a {@code --workload} that is no built-in name and names a
- * readable file as one ({@code Workloads.resolve}).
+ * readable file as one ({@link #resolve}).
  *
  * <pre>{@code
  * Workload w = RtAppWorkload.fromFile(Path.of("audio.json"));
@@ -39,6 +42,35 @@ public final class RtAppWorkload implements Workload {
    */
   public static RtAppWorkload fromFile(Path path) {
     return new RtAppWorkload(RtAppReader.read(path));
+  }
+
+  /**
+   * The workload {@code nameOrFile} names: a registered workload by its name, else, if it
+   * names a readable file, that file read as an rt-app workload description
+   * (this class).
+   *
+   * @throws IllegalArgumentException one line: no such workload or file, or a file that is
+   *     malformed or asks for what the model cannot do
+   */
+  public static Workload resolve(String nameOrFile) {
+    if (Workloads.names().contains(nameOrFile)) {
+      return Workloads.create(nameOrFile);
+    }
+    Path p;
+    try {
+      p = Path.of(nameOrFile);
+    } catch (InvalidPathException e) {
+      p = null;
+    }
+    if (p == null || !Files.exists(p) || nameOrFile.isBlank()) {
+      // the registry's own words, and the other thing the name could have been
+      throw new IllegalArgumentException("unknown workload '" + nameOrFile + "'; known: " + String.join(", ", Workloads.names())
+          + "; nor is it an rt-app file (no such file)");
+    }
+    if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
+      throw new IllegalArgumentException("rt-app file " + nameOrFile + ": not a readable file");
+    }
+    return RtAppWorkload.fromFile(p);
   }
 
   /** The file as read. */
