@@ -4,7 +4,7 @@ import com.sun.management.ThreadMXBean;
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.OperationProfile;
-import dev.kernellab.workloads.Workloads;
+import dev.kernellab.workloads.rtapp.RtAppWorkload;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -133,7 +133,7 @@ final class BenchCommand implements Callable<Integer> {
     long warmupNs = Durations.parseOption("--warmup", warmup);
     List<Experiment> es = new ArrayList<>();
     for (String w : workloads) {
-      Experiment.option("--workloads", () -> Workloads.REGISTRY.get(w.trim()));
+      Experiment.option("--workloads", () -> RtAppWorkload.resolve(w.trim()));
       for (String c : Experiment.distinctConfigs("--configs", configs)) {
         Experiment.option("--configs", () -> KernelBuilder.configurationPatches(c.trim()));
         es.add(new Experiment(w.trim(), c.trim(), scheduler, cpus, 100, durationNs, 1, false));

@@ -6,8 +6,9 @@ import picocli.CommandLine.Option;
 /** The options every run command takes. */
 final class CommonOptions {
 
-  @Option(names = "--workload", defaultValue = "stress", paramLabel = "NAME",
-      description = "The workload (kernel-lab list workloads). Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--workload", defaultValue = "stress", paramLabel = "NAME|FILE",
+      description = "The workload (kernel-lab list workloads), or an rt-app workload file (docs/rt-app.md)."
+          + " Default: ${DEFAULT-VALUE}.")
   String workload;
 
   @Option(names = "--scheduler", defaultValue = "goodness", paramLabel = "NAME",

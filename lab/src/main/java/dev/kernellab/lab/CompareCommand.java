@@ -142,6 +142,8 @@ final class CompareCommand implements Callable<Integer> {
       case "cyclictest" -> "the timer's programmed expiry to cyclictest back in user mode"
           + " (2.4's nanosleep wakes up to two jiffies after it: on time is within that)";
       case "latencytest" -> "the RTC interrupt's assertion to latencytest's loop back in user mode";
+      case "rt-app wu_lat" -> "rt-app's wu_lat: a timer event's expiry to its thread back in user mode"
+          + " (2.4's nanosleep wakes up to two jiffies after it: on time is within that)";
       default -> "the RTC interrupt's assertion to " + probe + " back in user mode"
           + " (realfeel's own period error is in --json)";
     };

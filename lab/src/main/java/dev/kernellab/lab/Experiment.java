@@ -3,7 +3,9 @@ package dev.kernellab.lab;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.workloads.Workload;
 import dev.kernellab.workloads.Workloads;
+import dev.kernellab.workloads.rtapp.RtAppWorkload;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -15,7 +17,7 @@ import java.util.function.Supplier;
  * {@link IllegalArgumentException} that names the command-line option, never a half-built
  * kernel.
  *
- * @param workload a {@link Workloads} name
+ * @param workload a {@link Workloads} name, or the path of an rt-app file ({@link RtAppWorkload#resolve})
  * @param config {@code vanilla} or patch names joined by {@code +} ({@code preempt+lowlat})
  * @param scheduler a scheduler name ({@code goodness}, {@code o1})
  * @param cpus CPUs of the machine
@@ -32,12 +34,17 @@ public record Experiment(
 
   /** Validates every field against what exists. */
   public Experiment {
-    option("--workload", () -> Workloads.REGISTRY.get(workload));
+    // a built-in name, or an rt-app file read and checked now, so a bad file is refused before the run
+    Workload w = option("--workload", () -> RtAppWorkload.resolve(workload));
     option("--scheduler", () -> SchedulerProvider.REGISTRY.get(scheduler));
     // Named by its value ("configuration 'x': ..."): the command that read it says which of
     // --config or --configs it was (CommonOptions.experiment), a results file does not.
     KernelBuilder.configurationPatches(config);
     option("--cpus", () -> MachineSpec.checkCpus(cpus));
+    option("--workload", () -> {
+      w.checkMachine(cpus);
+      return w;
+    });
     option("--hz", () -> KernelBuilder.checkHz(hz));
     if (durationNs <= 0) {
       throw new IllegalArgumentException("--duration must be positive");

@@ -9,7 +9,7 @@ import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.kernel.Tracer;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.workloads.Workload;
-import dev.kernellab.workloads.Workloads;
+import dev.kernellab.workloads.rtapp.RtAppWorkload;
 import java.util.function.LongConsumer;
 
 /**
@@ -39,7 +39,7 @@ final class ExperimentRunner {
       b.task(paths.apm().kapmd());
     }
     b.configuration(e.config());
-    Workload.Run run = Workloads.create(e.workload()).install(paths, b);
+    Workload.Run run = RtAppWorkload.resolve(e.workload()).install(paths, b);
     LatencyAnatomy anatomy = LatencyAnatomy.attach(b, run);
     if (extra != null) {
       b.tracer(extra);

@@ -36,7 +36,11 @@ final class ListCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     switch (what) {
-      case "workloads" -> Workloads.descriptions().forEach(out::println);
+      case "workloads" -> {
+        Workloads.descriptions().forEach(out::println);
+        out.println("FILE: any other --workload that names a readable file is run as an rt-app workload file"
+            + " (rt-app's JSON grammar; docs/rt-app.md)");
+      }
       case "patches" -> KernelPatchProvider.all().forEach(p -> out.println(p.name() + ": " + p.description()));
       case "schedulers" -> SchedulerProvider.all().forEach(p -> out.println(p.name() + ": " + p.description()));
       case "sites" -> lines(CatalogTable.sites(Kernel24Paths.withDefaults(), patches()), out);

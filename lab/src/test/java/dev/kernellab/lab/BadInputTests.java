@@ -42,6 +42,40 @@ class BadInputTests {
     }
   }
 
+  // ---- rt-app files ----
+
+  @Test
+  void aBadRtAppFileIsOneLineBeforeTheRun(@TempDir Path tmp) throws IOException {
+    Path missing = tmp.resolve("none.json");
+    Outcome o = run("compare", "--duration", "1h", "--quiet", "--workload", missing.toString());
+    assertThat(o.code()).isEqualTo(2);
+    assertThat(o.err().lines()).singleElement().asString()
+        .isEqualTo("kernel-lab: --workload: unknown workload '" + missing + "'; known: stress, latencytest, dbench, kbuild,"
+            + " idle, cyclictest; nor is it an rt-app file (no such file)");
+    Path malformed = Files.writeString(tmp.resolve("bad.json"), "{ \"tasks\": { \"t\": { \"run\": 1 }");
+    refused("--workload: rt-app file " + malformed + ": malformed JSON at line 1 column 31 (in tasks): the file ends inside an object",
+        "compare", "--duration", "1h", "--quiet", "--workload", malformed.toString());
+    Path deadline = Files.writeString(tmp.resolve("dl.json"),
+        "{ \"tasks\": { \"t\": { \"policy\": \"SCHED_DEADLINE\", \"run\": 1 } } }");
+    refused("--workload: rt-app file " + deadline + ": tasks.t.policy (line 1): not supported: SCHED_DEADLINE (Linux 3.14);"
+        + " 2.4 has SCHED_OTHER, SCHED_FIFO, SCHED_RR", "run", "--duration", "1h", "--quiet", "--workload", deadline.toString());
+    Path pinned = Files.writeString(tmp.resolve("pin.json"), "{ \"tasks\": { \"t\": { \"cpus\": [1], \"run\": 1 } } }");
+    refused("--workload: rt-app file " + pinned + ": tasks.t.cpus: CPU 1 does not exist on a machine of 1 CPU"
+        + " (rt-app exits when sched_setaffinity fails; give --cpus 2)",
+        "compare", "--duration", "1h", "--quiet", "--workload", pinned.toString());
+  }
+
+  @Test
+  void anRtAppFileRunsAsTheWorkload(@TempDir Path tmp) throws IOException {
+    Path f = Files.writeString(tmp.resolve("t.json"), """
+        { "tasks": { "tick": { "policy": "SCHED_FIFO", "priority": 50, "run": 1000,
+                               "timer": { "ref": "unique", "period": 10000, "mode": "absolute" } } } }""");
+    Outcome o = run("compare", "--duration", "1s", "--configs", "vanilla,preempt", "--workload", f.toString());
+    assertThat(o.code()).as(o.err()).isZero();
+    assertThat(o.out()).contains("rt-app's wu_lat").contains("vanilla").contains("preempt");
+    assertThat(run("list", "workloads").out()).contains("rt-app workload file");
+  }
+
   // ---- files ----
 
   @Test

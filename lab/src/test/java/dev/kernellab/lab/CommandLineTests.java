@@ -146,7 +146,7 @@ class CommandLineTests {
   void badInputNamesTheOptionWithTheRulesOwnWords() {
     String[][] cases = {
       {"compare --workload nope", "kernel-lab: --workload: unknown workload 'nope'; known: stress, latencytest, dbench,"
-          + " kbuild, idle, cyclictest"},
+          + " kbuild, idle, cyclictest; nor is it an rt-app file (no such file)"},
       {"compare --scheduler cfs", "kernel-lab: --scheduler: unknown scheduler 'cfs'; known: goodness, o1"},
       {"compare --cpus 0", "kernel-lab: --cpus: a machine has 1..32 CPUs, got 0"},
       {"compare --hz 5", "kernel-lab: --hz: HZ must be 19..10000 (the PIT divisor is 16 bits), got 5"},
@@ -156,7 +156,7 @@ class CommandLineTests {
       {"bench --configs vanilla+nope", "kernel-lab: --configs: configuration 'vanilla+nope': vanilla is the kernel"
           + " without patches, not a patch to join with '+'"},
       {"bench --workloads bogus", "kernel-lab: --workloads: unknown workload 'bogus'; known: stress, latencytest,"
-          + " dbench, kbuild, idle, cyclictest"},
+          + " dbench, kbuild, idle, cyclictest; nor is it an rt-app file (no such file)"},
       {"compare --ide-multcount 3", "kernel-lab: --ide-multcount: multcount must be 0 (off) or a power of two up to"
           + " 16 (the drive's MaxMultSect), got 3"},
       {"run --ide-dma 2", "kernel-lab: --ide-dma: must be 0 (off) or 1 (on), as hdparm takes it; got 2"},

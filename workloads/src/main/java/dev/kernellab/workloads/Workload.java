@@ -36,6 +36,14 @@ public interface Workload {
    */
   Run install(Kernel24Paths paths, KernelBuilder b);
 
+  /**
+   * Refuses a machine of {@code cpus} CPUs the workload cannot run on (a task pinned to a CPU
+   * that does not exist), with one line, before anything is built. Any machine by default.
+   *
+   * @throws IllegalArgumentException if the workload cannot run there
+   */
+  default void checkMachine(int cpus) {}
+
   /** A workload installed in one kernel. */
   interface Run {
 

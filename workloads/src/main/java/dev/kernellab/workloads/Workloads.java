@@ -17,7 +17,8 @@ import java.util.List;
  * </pre>
  *
  * <p>A workload of another module is listed after these, by name, once it registers a
- * {@link WorkloadProvider}.
+ * {@link WorkloadProvider}. {@code dev.kernellab.workloads.rtapp.RtAppWorkload#resolve} also
+ * takes the path of an rt-app file (that package depends on this one, not the reverse).
  */
 public final class Workloads {
 
