@@ -73,15 +73,35 @@ class DocumentedCommandsTests {
     }
   }
 
+  /**
+   * Runs {@code command} in process. The pages' commands run from the repository's root, and the
+   * test from the lab module's directory: a word naming a file of the root is handed over as
+   * that file, and printed back under the name the page gave it.
+   */
   static List<String> run(String command) {
     List<String> words = words(command);
     assertThat(words.get(0)).isEqualTo("./kernel-lab");
+    List<String> args = new ArrayList<>();
+    List<String[]> renamed = new ArrayList<>();
+    for (String w : words.subList(1, words.size())) {
+      if (!w.startsWith("-") && w.contains("/") && Files.isRegularFile(ROOT.resolve(w))) {
+        String there = ROOT.resolve(w).toString();
+        renamed.add(new String[] {there, w});
+        args.add(there);
+      } else {
+        args.add(w);
+      }
+    }
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code = KernelLab.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
-        .execute(words.subList(1, words.size()).toArray(new String[0]));
+        .execute(args.toArray(new String[0]));
     assertThat(code).as("%s: %s", command, err).isZero();
-    return out.toString().lines().toList();
+    String printed = out.toString();
+    for (String[] r : renamed) {
+      printed = printed.replace(r[0], r[1]);
+    }
+    return printed.lines().toList();
   }
 
   /** The words of a shell command line: split at blanks, '...' and "..." kept whole. */
