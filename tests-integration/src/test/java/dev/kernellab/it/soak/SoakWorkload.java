@@ -7,6 +7,7 @@ import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.paths.MixedLoadRig;
 import dev.kernellab.workloads.Workload;
 import dev.kernellab.workloads.Workloads;
+import dev.kernellab.workloads.rtapp.RtAppWorkload;
 import java.util.List;
 
 /**
@@ -37,11 +38,16 @@ interface SoakWorkload {
     List<String> mustRun();
   }
 
-  /** Every workload the soak knows, in a fixed order: the catalog's mixed load, then the registry's. */
+  /**
+   * Every workload the soak knows, in a fixed order: the catalog's mixed load, the registry's,
+   * then an rt-app file (the README's docs/rt-app/audio.json: two SCHED_FIFO timer threads, a
+   * logger writing a file and a worker touching memory), read as a user's file is.
+   */
   static List<SoakWorkload> all() {
     List<SoakWorkload> out = new java.util.ArrayList<>();
     out.add(new Mixed());
     Workloads.names().forEach(n -> out.add(new Named(n)));
+    out.add(new RtAppFile("rtapp-audio", java.nio.file.Path.of("..", "docs", "rt-app", "audio.json")));
     return out;
   }
 
@@ -59,24 +65,36 @@ interface SoakWorkload {
   record Named(String name) implements SoakWorkload {
     @Override
     public Instance install(Kernel24Paths paths, KernelBuilder b, int cpus) {
-      Workload.Run run = Workloads.create(name).install(paths, b);
-      return new Instance() {
-        @Override
-        public void start(Kernel k) {
-          run.start(k);
-        }
-
-        @Override
-        public long progress() {
-          return run.progress();
-        }
-
-        @Override
-        public List<String> mustRun() {
-          return run.mustRun();
-        }
-      };
+      return instance(Workloads.create(name).install(paths, b));
     }
+  }
+
+  /** An rt-app workload file, as {@code --workload FILE} reads it. */
+  record RtAppFile(String name, java.nio.file.Path file) implements SoakWorkload {
+    @Override
+    public Instance install(Kernel24Paths paths, KernelBuilder b, int cpus) {
+      return instance(RtAppWorkload.resolve(file.toString()).install(paths, b));
+    }
+  }
+
+  /** The soak's view of a workload's run. */
+  private static Instance instance(Workload.Run run) {
+    return new Instance() {
+      @Override
+      public void start(Kernel k) {
+        run.start(k);
+      }
+
+      @Override
+      public long progress() {
+        return run.progress();
+      }
+
+      @Override
+      public List<String> mustRun() {
+        return run.mustRun();
+      }
+    };
   }
 
   /**
