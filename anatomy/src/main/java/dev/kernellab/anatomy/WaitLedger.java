@@ -164,8 +164,11 @@ final class WaitLedger {
    * {@code len} ns of slot {@code i} ran with {@code l} the innermost lock held. A path that
    * drops an inner lock on each iteration and keeps an outer one (sync_list's inode_lock inside
    * kupdate's BKL) alternates between the two: the slot names the one its time ran under
-   * longest, which is the one that kept the CPU, not the last one seen. Two candidates suffice
-   * for the nesting the catalog has; a third replaces the lesser.
+   * longest, not the last one seen. A stretch credits its innermost lock only, so an outer lock
+   * held across a mostly nested body is credited only with its own part: the BKL around
+   * sync_list's short inode_lock holds wins, an outer lock around long inner holds would not
+   * (the catalog has no such path yet). Two candidates are kept; a third lock replaces the
+   * second, with its time counted from then.
    */
   private void underLock(int i, SpinLock l, long len) {
     if (lock[i] == null || lock[i] == l) {

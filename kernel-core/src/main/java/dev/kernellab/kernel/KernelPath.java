@@ -152,19 +152,22 @@ public final class KernelPath {
   }
 
   /**
-   * Builds a path; each method appends the operation of the same kernel name. Methods that
-   * only make sense in user mode ({@code syscall}, {@code probe}) or in kernel mode (locks,
-   * sleeps) reject the other kind at build time.
-   */
-  /**
    * SPI for patch authors: the site of every {@code might_sleep()} point, where the kernel may
    * sleep (include/linux/kernel.h, 2.5.x and later; 2.4.17 had the places but not the macro):
    * a {@code down()}, a page fault's allocation, {@code do_fork}'s, and each point a path marks
    * with {@link Builder#mightSleep()} (a copy to or from user space, which can fault). A patch
    * that hooks it ({@link KernelBuilder.Patching#hookSite}) runs its hook at each of them, as
-   * CONFIG_PREEMPT_VOLUNTARY's {@code might_resched()} does; no patch, nothing runs.
+   * CONFIG_PREEMPT_VOLUNTARY's {@code might_resched()} does; no patch, nothing runs. The hook
+   * runs in a frame of its own, outside any loop: a counted test in it
+   * ({@code CondReschedLock.When.every(n)} with n above 1) counts nothing and never fires.
    */
   public static final Site MIGHT_SLEEP = new Site("include/linux/kernel.h", "might_sleep", "might_sleep");
+
+  /**
+   * Builds a path; each method appends the operation of the same kernel name. Methods that
+   * only make sense in user mode ({@code syscall}, {@code probe}) or in kernel mode (locks,
+   * sleeps) reject the other kind at build time.
+   */
 
   public static final class Builder {
     private final String file;
@@ -586,7 +589,9 @@ public final class KernelPath {
      * A patch's {@code conditional_schedule()} behind a test of its own, read as
      * {@code description} in listings: when {@code when} is due (the low-latency patch's
      * {@code TEST_RESCHED_COUNT(n)}: the sysctl, and every n + 1 iterations of the loop around
-     * it), {@code cond_resched()}; otherwise nothing. No lock is dropped; to break one, see
+     * it), {@code cond_resched()}; otherwise nothing. The count is that of the loop whose site
+     * the hook is installed at; at a point or at {@link KernelPath#MIGHT_SLEEP} there is none. No
+     * lock is dropped; to break one, see
      * {@link #condReschedLock(String, List, CondReschedLock.When, CondReschedLock.Then, long)}.
      */
     public Builder condResched(String description, CondReschedLock.When when) {

@@ -22,6 +22,13 @@ package dev.kernellab.kernel;
  * every tracer attached (they are composed as one, {@link Tracer#both}): a tracer may be told of
  * events it did not ask for, and must take them as it would at any time. Raising and dropping
  * is a few field writes and allocates nothing, so a tracer may do it from its event methods.
+ *
+ * <p>Two things follow. A tracer that starts wanting a detail mid-run can be told of an end
+ * whose start it was not told of ({@code pathExit} without {@code pathEnter},
+ * {@code lockRelease} without {@code lockAcquire}, {@code preemptOn} without
+ * {@code preemptOff}): one that keeps a stack must not let it underflow. And the kernel's debug
+ * event ring ({@link DebugChecks}, on by default) wants every detail, so dropping saves nothing
+ * while it is on.
  */
 public final class TraceInterest {
 

@@ -3,8 +3,10 @@ package dev.kernellab.kernel;
 /**
  * Typed kernel events, in the spirit of ftrace's tracepoints: a collector implements the ones
  * it needs (every method has an empty default). With no tracer attached and the debug checks'
- * event ring off ({@link DebugChecks#none()}), each event costs the kernel one null check; with
- * the ring on (the default), every event is also written to it.
+ * event ring off ({@link DebugChecks#none()}), each event costs the kernel one null check or one
+ * count; with the ring on (the default), every event is also written to it. The frequent detail
+ * events (paths, locks, the preempt count) fire on a CPU only while some tracer wants them there
+ * ({@link #interest}, {@link TraceInterest}).
  *
  * <p>All arguments are primitives or long-lived objects: firing an event allocates nothing.
  * Times are simulated ns.

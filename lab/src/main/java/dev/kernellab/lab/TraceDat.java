@@ -72,7 +72,7 @@ final class TraceDat {
     }
 
     boolean signed() {
-      return kind == Kind.INT || kind == Kind.LONG || kind == Kind.STRING;
+      return !declaration.startsWith("unsigned") && kind != Kind.COMM;
     }
   }
 
@@ -89,7 +89,7 @@ final class TraceDat {
       sb.append("\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n");
       int offset = 8;
       for (Field f : fields) {
-        sb.append(String.format(Locale.ROOT, "\tfield:%s;\toffset:%d;\tsize:%d;\tsigned:%d;%n",
+        sb.append(String.format(Locale.ROOT, "\tfield:%s;\toffset:%d;\tsize:%d;\tsigned:%d;\n",
             f.declaration(), offset, f.size(), f.signed() ? 1 : 0));
         offset += f.size();
       }
@@ -243,6 +243,10 @@ final class TraceDat {
     byte[] payload = payload(f, flags, preemptDepth, pid, values);
     int dataBytes = (payload.length + 3) & ~3;
     int entry = payload.length <= TYPE_LEN_MAX_DATA * 4 ? 4 + dataBytes : 8 + dataBytes;
+    if (PAGE_HEADER + 8 + entry > PAGE_SIZE) {
+      throw new IllegalArgumentException(f.name() + ": an event of " + payload.length
+          + " bytes does not fit a ring-buffer page");
+    }
     CpuBuffer b = cpus[cpu];
     if (b.lastNs >= 0 && ns < b.lastNs) {
       throw new IllegalStateException("cpu" + cpu + ": an event at " + ns + " ns after one at " + b.lastNs);
@@ -268,7 +272,7 @@ final class TraceDat {
       System.arraycopy(payload, 0, b.page, b.used + 4, payload.length);
     } else {
       putInt(b.page, b.used, (int) (delta << 5));
-      putInt(b.page, b.used + 4, payload.length + 4);
+      putInt(b.page, b.used + 4, dataBytes + 4); // rb_update_event: the aligned length, with this word
       System.arraycopy(payload, 0, b.page, b.used + 8, payload.length);
     }
     b.used += entry;

@@ -54,6 +54,16 @@ public final class VfsCache {
    * iterations (each dropping or holding its lock as the C does). Another task's lookup during a
    * prune's lock drop sees the prune's outcome early: an approximation.
    *
+   * The prune's plan and prune_icache's freed count are one per kernel: kswapd is the only
+   * caller of shrink_caches in the catalog (2.4.17's direct reclaim from __alloc_pages is not
+   * modelled), so a prune's walk ends before the next is planned. umount's
+   * shrink_dcache_parent and invalidate_inodes (fs/Super) free from the slab without telling
+   * this cache: no workload umounts. prune_icache's unmet goal schedules
+   * unused_inodes_flush_task in 2.4.17 (keventd's try_to_sync_unused_inodes, inode_lock over
+   * s_dirty): not modelled. Inodes released by pruning the rest's positive dentries join the
+   * rest at the oldest end, where iput puts them at the newest: a prune_icache that follows
+   * may free them before the load's own older unused inodes.
+   *
    * What does not change these counts: exec (the binary's dentry stays in use while the program
    * runs, and make, sh, gcc run throughout a build), exit (a task's descriptors at exit are its
    * terminal and pipes, shared with its parent: d_count stays above 0), directories (a
@@ -266,6 +276,8 @@ public final class VfsCache {
    */
   @Models(file = "fs/dcache.c", function = "shrink_dcache_memory", version = "2.4.17")
   public long planPruneDcache(int priority) {
+    // one plan a kernel: kswapd is the only caller of shrink_caches in the catalog (no direct
+    // reclaim from __alloc_pages), so a prune ends before the next begins
     long goal = nrUnusedDentries / priority;
     boolean all = goal == 0;
     planLength = 0;
