@@ -5,7 +5,9 @@ import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.WaitQueue;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The pthread mutexes and condition variables of LinuxThreads (glibc 2.2, Xavier Leroy), which
@@ -162,31 +164,17 @@ final class LinuxThreads {
   }
 
   final Inversions inversions = new Inversions();
-  private final List<Mutex> mutexes = new ArrayList<>();
-  private final List<Cond> conds = new ArrayList<>();
+  private final Map<String, Mutex> mutexes = new LinkedHashMap<>();
+  private final Map<String, Cond> conds = new LinkedHashMap<>();
 
   /** The mutex named {@code name}, made on first use as rt-app's resources are. */
   Mutex mutex(String name) {
-    for (Mutex m : mutexes) {
-      if (m.name.equals(name)) {
-        return m;
-      }
-    }
-    Mutex m = new Mutex(name);
-    mutexes.add(m);
-    return m;
+    return mutexes.computeIfAbsent(name, Mutex::new);
   }
 
   /** The condition named {@code name}, made on first use. */
   Cond cond(String name) {
-    for (Cond c : conds) {
-      if (c.name.equals(name)) {
-        return c;
-      }
-    }
-    Cond c = new Cond(name);
-    conds.add(c);
-    return c;
+    return conds.computeIfAbsent(name, Cond::new);
   }
 
   /** {@code suspend(self)}: sigsuspend until the restart signal, then its delivery. */

@@ -55,9 +55,9 @@ final class RtAppRun implements Workload.Run {
   final LinuxThreads threads = new LinuxThreads();
   final List<RtAppThread> all = new ArrayList<>();
   private final List<LinuxThreads.Waiter> waiters = new ArrayList<>();
-  private final List<TimerState> timers = new ArrayList<>();
-  private final Map<RtAppThread, List<TimerState>> uniqueTimers = new LinkedHashMap<>();
-  private final List<BarrierState> barriers = new ArrayList<>();
+  private final Map<String, TimerState> timers = new LinkedHashMap<>();
+  private final Map<RtAppThread, Map<String, TimerState>> uniqueTimers = new LinkedHashMap<>();
+  private final Map<String, BarrierState> barriers = new LinkedHashMap<>();
   private final Map<RtAppThread, KernelPath> sigsuspend = new LinkedHashMap<>();
   private final Map<RtAppThread, KernelPath> kill = new LinkedHashMap<>();
   private final LatencyRecorder latency;
@@ -91,9 +91,9 @@ final class RtAppRun implements Workload.Run {
       for (RtAppFile.Phase p : d.phases()) {
         for (RtAppEvent e : p.events()) {
           if (e instanceof RtAppEvent.Barrier b) {
-            BarrierState s = barrierOrNull(b.name());
+            BarrierState s = barriers.get(b.name());
             if (s == null) {
-              barriers.add(new BarrierState(b.name(), d.instance(), threads));
+              barriers.put(b.name(), new BarrierState(b.name(), d.instance(), threads));
             } else {
               s.waiting += d.instance();
             }
@@ -112,39 +112,15 @@ final class RtAppRun implements Workload.Run {
   }
 
   TimerState timer(String name) {
-    for (TimerState t : timers) {
-      if (t.name.equals(name)) {
-        return t;
-      }
-    }
-    TimerState t = new TimerState(name);
-    timers.add(t);
-    return t;
+    return timers.computeIfAbsent(name, TimerState::new);
   }
 
   TimerState uniqueTimer(RtAppThread owner, String ref) {
-    List<TimerState> own = uniqueTimers.computeIfAbsent(owner, k -> new ArrayList<>());
-    for (TimerState t : own) {
-      if (t.name.equals(ref)) {
-        return t;
-      }
-    }
-    TimerState t = new TimerState(ref);
-    own.add(t);
-    return t;
-  }
-
-  private BarrierState barrierOrNull(String name) {
-    for (BarrierState b : barriers) {
-      if (b.name.equals(name)) {
-        return b;
-      }
-    }
-    return null;
+    return uniqueTimers.computeIfAbsent(owner, k -> new LinkedHashMap<>()).computeIfAbsent(ref, TimerState::new);
   }
 
   BarrierState barrier(String name) {
-    return barrierOrNull(name);
+    return barriers.get(name);
   }
 
   KernelPath sigsuspend(RtAppThread t) {
