@@ -10,5 +10,9 @@
  * {@code Scheduler}, {@code PreemptionModel}, {@code KernelPatch} and {@code Tracer} are where
  * the scheduler and patch modules plug in, and {@code KernelBuilder} is the one place a kernel is
  * composed.
+ *
+ * <p>Start reading with {@code KernelBuilder} (how a kernel is put together), then {@code Kernel}
+ * (the booted kernel a user drives), {@code KernelPath} and {@code Interpreter} (how kernel code
+ * runs as data), and {@code PreemptCount}. Each modelled function is listed in docs/xref.md.
  */
 package dev.kernellab.kernel;

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code --json} object of {@code compare} and {@code run}, documented in the README; its
+ * The {@code --json} object of {@code compare} and {@code run}, documented in docs/commands.md; its
  * fields are kept stable: fields are added, never renamed.
  */
 final class JsonReport {

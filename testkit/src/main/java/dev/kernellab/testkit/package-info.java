@@ -10,5 +10,10 @@
  * }</pre>
  *
  * and its patch is then checked the way the lab uses patches (docs/extending.md).
+ *
+ * <p>Models no kernel code.
+ *
+ * <p>Start reading with {@code PatchContract}; {@code TraceDigest} is how it checks one seed,
+ * one trace.
  */
 package dev.kernellab.testkit;

@@ -43,7 +43,7 @@ import org.junit.jupiter.api.Test;
  *
  * The shortcuts with no switch (a site's hook remembered per kernel, the lock breaks' counted
  * test without a division) run in all three and are checked by the results against the
- * README's {@code compare} output and by {@code EveryNthProperties}.
+ * README's {@code compare} output (and docs/patches.md's) and by {@code EveryNthProperties}.
  */
 class InlineEventEquivalenceTests {
 

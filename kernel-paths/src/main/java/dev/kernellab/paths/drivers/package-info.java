@@ -1,11 +1,14 @@
 /**
- * Timing models of the Linux 2.4.17 drivers the loads drive: {@code Rtc} (drivers/char/rtc.c
- * {@code rtc_interrupt()} on IRQ 8 and the blocking {@code rtc_read()} that realfeel sleeps in),
- * {@code Block} (drivers/block/ll_rw_blk.c {@code submit_bh()} and {@code __make_request()},
- * drivers/block/elevator.c {@code elevator_linus_merge()}, under {@code io_request_lock} with
- * interrupts off) and {@code Console} (kernel/printk.c {@code printk()}, drivers/char/console.c
- * {@code con_write()} and drivers/video/fbcon-cfb16.c {@code fbcon_cfb16_putcs()}). The IDE
- * interrupt handler (drivers/ide/ide.c {@code ide_intr()}) belongs to kernel-core; {@code Block}
- * only lists it in the catalog.
+ * Timing models of the drivers the loads drive: {@code Rtc} (the RTC interrupt on IRQ 8 and the
+ * blocking read that realfeel sleeps in), {@code Block} (request submission and the elevator,
+ * under {@code io_request_lock} with interrupts off) and {@code Console} (printk and tty writes to
+ * the frame-buffer console). The IDE interrupt handler (drivers/ide/ide.c {@code ide_intr()})
+ * belongs to kernel-core; {@code Block} only lists it in the catalog.
+ *
+ * <p>Models Linux 2.4.17: drivers/char/rtc.c, drivers/block/ll_rw_blk.c and elevator.c,
+ * kernel/printk.c, drivers/char/console.c, tty_io.c and n_tty.c, and
+ * drivers/video/fbcon-cfb16.c (each function in docs/xref.md).
+ *
+ * <p>Start reading with {@code Rtc}, where every realfeel sample begins, then {@code Block}.
  */
 package dev.kernellab.paths.drivers;

@@ -1,12 +1,16 @@
 /**
- * Timing models of the Linux 2.4.17 memory-management paths (Andrea Arcangeli's VM):
- * {@code Filemap} (mm/filemap.c {@code do_generic_file_read()}, {@code generic_file_write()},
- * {@code truncate_list_pages()}, {@code invalidate_inode_pages()}), {@code Memory} (mm/memory.c
- * {@code zap_page_range()} and {@code copy_page_range()} with their callers in mm/mmap.c and
- * kernel/fork.c, under {@code page_table_lock}), {@code Swapfile} (mm/swapfile.c
- * {@code try_to_unuse()}, {@code si_swapinfo()}, {@code get_swaparea_info()}) and {@code Vmscan}
- * (mm/vmscan.c kswapd, {@code shrink_cache()}, {@code swap_out()} to {@code swap_out_pmd()}, and
- * mm/page_alloc.c {@code __alloc_pages()} waking kswapd). The loops that vanilla 2.4.17 already
- * broke on {@code need_resched} keep that test here (docs/lowlatency-sites.md, Vanilla 2.4.17).
+ * Timing models of the memory-management paths (Andrea Arcangeli's VM): {@code Memory} (unmapping
+ * and copying page tables under {@code page_table_lock}), {@code Vmscan} (kswapd, the page-cache
+ * shrink and the walk of page tables to swap out), {@code Filemap} (file reads, writes and
+ * truncation), {@code Slab} (reaping the slab caches) and {@code Swapfile} (swapoff and the
+ * /proc/meminfo walk). The loops that vanilla 2.4.17 already broke on {@code need_resched} keep
+ * that test here (docs/lowlatency-sites.md, Vanilla 2.4.17).
+ *
+ * <p>Models Linux 2.4.17: mm/memory.c, mmap.c, vmscan.c, filemap.c, slab.c, swapfile.c and
+ * page_alloc.c, with the callers in kernel/fork.c and fs/ that reach them (each function in
+ * docs/xref.md).
+ *
+ * <p>Start reading with {@code Memory}: {@code zap_page_range()} is the preempt kernel's worst
+ * case under the stress load. Then {@code Vmscan}.
  */
 package dev.kernellab.paths.mm;

@@ -16,22 +16,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's "Use as a library" program, taken from the README itself, compiled against the
- * project's jars and run: the text a user copies cannot rot.
+ * The program of docs/library.md ("A whole program"), taken from the page itself, compiled
+ * against the project's jars and run: the text a user copies cannot rot.
  */
-class ReadmeExampleTests {
+class LibraryExampleTests {
 
   static String example() throws Exception {
-    String readme = Files.readString(Path.of("..", "README.md"));
-    int section = readme.indexOf("## Use as a library");
-    assertThat(section).as("the README's library section").isNotNegative();
-    int start = readme.indexOf("```java\n", section) + "```java\n".length();
-    int end = readme.indexOf("```", start);
-    return readme.substring(start, end);
+    String page = Files.readString(Path.of("..", "docs", "library.md"));
+    int section = page.indexOf("\n## A whole program\n");
+    assertThat(section).as("docs/library.md's section 'A whole program'").isNotNegative();
+    int open = page.indexOf("```java\n", section);
+    assertThat(open).as("a java block in docs/library.md's section 'A whole program'").isPositive();
+    int start = open + "```java\n".length();
+    int end = page.indexOf("```", start);
+    return page.substring(start, end);
   }
 
   @Test
-  void theReadmesLibraryExampleCompilesAndPrintsRealfeelsHistogramAndItsWorstCulprit(@TempDir Path dir) throws Exception {
+  void theLibraryPagesProgramCompilesAndPrintsRealfeelsHistogramAndItsWorstCulprit(@TempDir Path dir) throws Exception {
     String source = example();
     assertThat(source).contains("public class Example", "import dev.kernellab.");
     Path file = dir.resolve("Example.java");
