@@ -345,8 +345,8 @@ public final class RtAppReader {
       }
       // rt-app ignores suspend's value: a thread suspends on the condition of its own task
       case "suspend" -> new RtAppEvent.Suspend(key, taskOf(v));
-      case "yield" -> throw bad(v, "not supported yet: sched_yield needs the kernel's SCHED_YIELD step"
-          + " in a user program, which kernel-core does not offer yet (docs/rt-app.md)");
+      // rt-app reads no value (the tutorial's "String. Can be empty"): any value is the same call
+      case "yield" -> new RtAppEvent.Yield(key);
       default -> throw bad(v, "not supported: the " + kind + " event (rt-app " + kind
           + ") is not modelled (docs/rt-app.md)");
     };

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kernellab.workloads.WorkloadResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Each supported event's effect at the kernel's level, on a uniprocessor at HZ 100 with no
@@ -192,6 +194,30 @@ class RtAppEventTests {
     assertThat(Math.abs(t0.rows() - t1.rows())).isLessThanOrEqualTo(1);
     // on two CPUs they still take turns: about 10 ms each, one at a time
     assertThat(t0.rows() + t1.rows()).isBetween(90L, 101L);
+  }
+
+  /**
+   * Two SCHED_FIFO threads of one priority on one CPU: with {@code yield} after each run they
+   * take turns, on either scheduler; without it the first keeps the CPU and the other never logs
+   * a row.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"goodness", "o1"})
+  void yieldHandsTheCpuToAThreadOfTheSamePriority(String scheduler) {
+    String json = """
+        { "tasks": {
+            "a": { "policy": "SCHED_FIFO", "priority": 50, "run": 1000%1$s },
+            "b": { "policy": "SCHED_FIFO", "priority": 50, "run": 1000%1$s } } }""";
+    RtAppKernels.Ran hog = RtAppKernels.run(new RtAppWorkload(RtAppReader.parse("t.json", json.formatted(""))),
+        scheduler, "vanilla", 1, S / 10, false);
+    assertThat(Math.min(log(hog, 0).rows(), log(hog, 1).rows())).isZero();
+    RtAppKernels.Ran turns = RtAppKernels.run(
+        new RtAppWorkload(RtAppReader.parse("t.json", json.formatted(", \"yield\": \"\""))),
+        scheduler, "vanilla", 1, S / 10, false);
+    long a = log(turns, 0).rows();
+    long b = log(turns, 1).rows();
+    assertThat(a + b).isGreaterThan(90); // 100 ms of 1 ms runs
+    assertThat(Math.abs(a - b)).as("rows of a and b: %d, %d", a, b).isLessThanOrEqualTo(1);
   }
 
   @Test

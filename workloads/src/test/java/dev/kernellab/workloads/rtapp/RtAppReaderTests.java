@@ -52,7 +52,7 @@ class RtAppReaderTests {
       "{ \"tasks\": { \"t\": { \"util_max\": 100, \"run\": 1 } } }             | tasks.t.util_max (line 1): not supported: utilization clamping",
       "{ \"tasks\": { \"t\": { \"taskgroup\": \"/a\", \"run\": 1 } } }         | tasks.t.taskgroup (line 1): not supported: a CPU cgroup",
       "{ \"tasks\": { \"t\": { \"nodes_membind\": [0], \"run\": 1 } } }        | tasks.t.nodes_membind (line 1): not supported: a NUMA memory binding",
-      "{ \"tasks\": { \"t\": { \"yield\": 0, \"run\": 1 } } }                  | tasks.t.yield (line 1): not supported yet: sched_yield",
+      "{ \"tasks\": { \"t\": { \"memrun\": 10, \"run\": 1 } } }               | tasks.t.memrun (line 1): not supported: the memrun event",
       "{ \"tasks\": { \"t\": { \"fork\": \"t\" } } }                           | tasks.t.fork (line 1): not supported: the fork event",
       "{ \"tasks\": { \"t\": { \"policy\": \"SCHED_FIFO\", \"priority\": 0, \"run\": 1 } } } | tasks.t.priority (line 1): a SCHED_FIFO/RR priority is 1..99, got 0",
       "{ \"tasks\": { \"t\": { \"loop\": 1 } } }                               | tasks.t (line 1): no events",
