@@ -160,6 +160,7 @@ public final class RtAppReader {
     boolean lockPages = d.lockPages();
     String logdir = d.logdir();
     String basename = d.logBasename();
+    boolean logs = d.writesLogs();
     long memBuffer = d.memBufferSize();
     String io = d.ioDevice();
     boolean cumulative = d.cumulativeSlack();
@@ -190,7 +191,15 @@ public final class RtAppReader {
         case "pi_enabled" -> pi = bool(v);
         case "lock_pages" -> lockPages = bool(v);
         case "logdir" -> logdir = string(v);
-        case "log_basename" -> basename = string(v);
+        case "log_basename" -> {
+          basename = string(v);
+          // rt-app opens logdir/<log_basename>-<thread>.log; here it names a file of --out's
+          if (basename.isEmpty() || basename.contains("/") || basename.contains("\\") || basename.startsWith(".")) {
+            throw bad(v, "log_basename is the beginning of a file name (not empty, no '/', not starting with '.'),"
+                + " got \"" + basename + "\"");
+          }
+        }
+        case "log_size" -> logs = logSize(v);
         case "mem_buffer_size" -> {
           memBuffer = integer(v);
           if (memBuffer <= 0) {
@@ -200,12 +209,35 @@ public final class RtAppReader {
         case "io_device" -> io = string(v);
         case "cumulative_slack" -> cumulative = bool(v);
         default -> {
-          // ftrace, gnuplot, log_size: rt-app's own output; accepted, with no effect here
-          // (docs/rt-app.md): the trace is kernel-lab trace's, the logs are --out's.
+          // ftrace, gnuplot: rt-app's own output; accepted, with no effect here
+          // (docs/rt-app.md): the trace is kernel-lab trace's.
         }
       }
     }
-    return new RtAppFile.Global(duration, nsPerLoop, policy, pi, lockPages, logdir, basename, memBuffer, io, cumulative);
+    return new RtAppFile.Global(duration, nsPerLoop, policy, pi, lockPages, logdir, basename, logs, memBuffer, io,
+        cumulative);
+  }
+
+  /**
+   * {@code log_size}: false if it turns the logs off. rt-app reads an integer as MB of an
+   * in-memory buffer per thread (0: no log), {@code "file"} and {@code "auto"} as logging
+   * straight to the file, {@code "disable"} as no log; the rows kept here are
+   * {@link RtAppLog#ROWS_KEPT} whatever the buffer's size.
+   */
+  private static boolean logSize(Value v) {
+    if (v instanceof Num) {
+      long mb = integer(v);
+      if (mb < 0) {
+        throw bad(v, "log_size is MB >= 0, or \"file\", \"auto\" or \"disable\"; got " + mb);
+      }
+      return mb > 0;
+    }
+    String s = string(v);
+    return switch (s) {
+      case "file", "auto" -> true;
+      case "disable" -> false;
+      default -> throw bad(v, "log_size is MB, or \"file\", \"auto\" or \"disable\"; got \"" + s + "\"");
+    };
   }
 
   private static void refuseIfUnsupported(Member m) {

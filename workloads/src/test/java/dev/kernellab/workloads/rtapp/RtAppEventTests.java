@@ -238,4 +238,27 @@ class RtAppEventTests {
         "#idx     perf      run   period           start             end          rel_st      slack c_duration   c_period     wu_lat");
     assertThat(lines.get(1).trim().split(" +")).hasSize(11);
   }
+
+  @Test
+  void theLogFilesAreNamedAsRtAppNamesThemAndLogSizeDisableWritesNone() {
+    String json = """
+        { "tasks": { "t": { "instance": 2, "run": 1000, "sleep": 10000 } }%s }""";
+    RtAppKernels.Ran r = RtAppKernels.run(json.formatted(""), "vanilla", 1, S / 10);
+    List<RtAppLogFile> files = RtAppWorkload.logFiles(r.run());
+    assertThat(files).extracting(RtAppLogFile::name).containsExactly("rt-app-t-0.log", "rt-app-t-1.log");
+    assertThat(files.get(1).text().lines().toList()).isEqualTo(log(r, 1).lines());
+    assertThat(files.get(1).rows()).hasSize(log(r, 1).kept()).allMatch(row -> row.idx() == 1);
+    assertThat(files.get(1).rowsWritten()).isEqualTo(log(r, 1).rows()).isPositive();
+
+    RtAppKernels.Ran named = RtAppKernels.run(json.formatted(", \"global\": { \"log_basename\": \"audio\" }"),
+        "vanilla", 1, S / 10);
+    assertThat(RtAppWorkload.logFiles(named.run())).extracting(RtAppLogFile::name)
+        .containsExactly("audio-t-0.log", "audio-t-1.log");
+    for (String off : List.of("\"disable\"", "0")) {
+      RtAppKernels.Ran none = RtAppKernels.run(json.formatted(", \"global\": { \"log_size\": " + off + " }"),
+          "vanilla", 1, S / 10);
+      assertThat(RtAppWorkload.logFiles(none.run())).as(off).isEmpty();
+      assertThat(log(none, 0).rows()).as("the rows are still kept: %s", off).isPositive();
+    }
+  }
 }

@@ -57,6 +57,8 @@ class RtAppReaderTests {
       "{ \"tasks\": { \"t\": { \"policy\": \"SCHED_FIFO\", \"priority\": 0, \"run\": 1 } } } | tasks.t.priority (line 1): a SCHED_FIFO/RR priority is 1..99, got 0",
       "{ \"tasks\": { \"t\": { \"loop\": 1 } } }                               | tasks.t (line 1): no events",
       "{ \"task\": { } }                                                       | task (line 1): unknown key",
+      "{ \"tasks\": { \"t\": { \"run\": 1 } }, \"global\": { \"log_basename\": \"../x\" } } | global.log_basename (line 1): log_basename is the beginning of a file name",
+      "{ \"tasks\": { \"t\": { \"run\": 1 } }, \"global\": { \"log_size\": \"big\" } } | global.log_size (line 1): log_size is MB, or \"file\", \"auto\" or \"disable\"; got \"big\"",
       "{ \"tasks\": { \"t\": { \"phases\": { \"p\": { \"cpus\": [0], \"run\": 1 } } } } } | tasks.t.phases.p.cpus (line 1): not supported yet: a policy, priority or affinity change between phases",
   })
   void refusesBadInputInOneLineWithThePath(String json, String message) {
