@@ -105,17 +105,20 @@ public final class RtAppReader {
     }
   }
 
-  private static IllegalArgumentException bad(Value at, String what) {
+  static IllegalArgumentException bad(Value at, String what) {
     return new IllegalArgumentException(at.path() + " (line " + at.line() + "): " + what);
   }
 
   private RtAppFile file(Obj root) {
+    if (RtAppLegacy.isLegacy(root)) {
+      return new RtAppLegacy(source).file(root);
+    }
     Obj tasks = null;
     RtAppFile.Global global = RtAppFile.Global.DEFAULTS;
     for (Member m : root.members()) {
       switch (m.key()) {
         case "tasks" -> tasks = object(m.value());
-        case "global" -> global = global(object(m.value()));
+        case "global" -> global = global(object(m.value()), false);
         case "resources" -> resources(object(m.value()));
         default -> throw bad(m.value(), "unknown key (an rt-app file has tasks, global and resources)");
       }
@@ -151,7 +154,11 @@ public final class RtAppReader {
     }
   }
 
-  private RtAppFile.Global global(Obj g) {
+  /**
+   * The {@code global} section; {@code legacy} also accepts the 2014 grammar's own keys
+   * ({@link RtAppLegacy#GLOBAL_KEYS}, which that reader reads).
+   */
+  static RtAppFile.Global global(Obj g, boolean legacy) {
     RtAppFile.Global d = RtAppFile.Global.DEFAULTS;
     long duration = d.durationS();
     long nsPerLoop = d.calibrationNsPerLoop();
@@ -167,7 +174,7 @@ public final class RtAppReader {
     for (Member m : g.members()) {
       Value v = m.value();
       refuseIfUnsupported(m);
-      if (!GLOBAL_KEYS.contains(m.key())) {
+      if (!GLOBAL_KEYS.contains(m.key()) && !(legacy && RtAppLegacy.GLOBAL_KEYS.contains(m.key()))) {
         throw bad(v, "unknown key of global");
       }
       switch (m.key()) {
@@ -210,7 +217,7 @@ public final class RtAppReader {
         case "cumulative_slack" -> cumulative = bool(v);
         default -> {
           // ftrace, gnuplot: rt-app's own output; accepted, with no effect here
-          // (docs/rt-app.md): the trace is kernel-lab trace's.
+          // (docs/rt-app.md): the trace is kernel-lab trace's. The 2014 grammar's keys: RtAppLegacy's.
         }
       }
     }
@@ -240,7 +247,7 @@ public final class RtAppReader {
     };
   }
 
-  private static void refuseIfUnsupported(Member m) {
+  static void refuseIfUnsupported(Member m) {
     String why = REFUSED_KEYS.get(m.key());
     if (why != null) {
       throw bad(m.value(), "not supported: " + why);
@@ -447,7 +454,7 @@ public final class RtAppReader {
     return name;
   }
 
-  private static SchedPolicy policy(Value v) {
+  static SchedPolicy policy(Value v) {
     String p = string(v);
     return switch (p) {
       case "SCHED_OTHER" -> SchedPolicy.OTHER;
@@ -460,7 +467,7 @@ public final class RtAppReader {
     };
   }
 
-  private static int priority(Value v, SchedPolicy policy) {
+  static int priority(Value v, SchedPolicy policy) {
     if (v == null) {
       return policy.isRealTime() ? DEFAULT_RT_PRIORITY : 0;
     }
@@ -474,7 +481,7 @@ public final class RtAppReader {
     return (int) p;
   }
 
-  private static List<Integer> cpus(Value v) {
+  static List<Integer> cpus(Value v) {
     if (!(v instanceof Arr a)) {
       throw bad(v, "cpus is an array of CPU numbers, got " + v.kind());
     }
@@ -494,7 +501,7 @@ public final class RtAppReader {
     return out;
   }
 
-  private static long loop(Value v) {
+  static long loop(Value v) {
     long n = integer(v);
     if (n < -1) {
       throw bad(v, "loop is a count >= 0, or -1 for ever; got " + n);
@@ -502,7 +509,7 @@ public final class RtAppReader {
     return n;
   }
 
-  private static long duration(Value v) {
+  static long duration(Value v) {
     long us = integer(v);
     if (us < 0) {
       throw bad(v, "a negative duration: " + us + " us");
@@ -518,21 +525,21 @@ public final class RtAppReader {
     return n;
   }
 
-  private static Obj object(Value v) {
+  static Obj object(Value v) {
     if (v instanceof Obj o) {
       return o;
     }
     throw bad(v, "expected an object, got " + v.kind());
   }
 
-  private static String string(Value v) {
+  static String string(Value v) {
     if (v instanceof Str s) {
       return s.text();
     }
     throw bad(v, "expected a string, got " + v.kind());
   }
 
-  private static boolean bool(Value v) {
+  static boolean bool(Value v) {
     if (v instanceof Bool b) {
       return b.value();
     }
@@ -540,7 +547,7 @@ public final class RtAppReader {
   }
 
   /** An integer, as rt-app reads one with json_object_get_int: a C int. */
-  private static long integer(Value v) {
+  static long integer(Value v) {
     if (v instanceof Num n && n.isInteger()) {
       try {
         long x = Long.parseLong(n.text());
