@@ -235,7 +235,8 @@ public final class HoldRegions {
     for (int i = 0; i < p.size(); i++) {
       Op op = p.op(i);
       if (op instanceof TaskOps.WaitEvent || op instanceof TaskOps.SleepTimeout
-          || op instanceof SchedOps.CallSchedule || op instanceof IoOps.DiskIo
+          || op instanceof SchedOps.CallSchedule || op instanceof SchedOps.Yield
+          || op instanceof IoOps.DiskIo
           || op instanceof TaskOps.Fork fork && fork.vfork) {
         return true;
       }

@@ -580,6 +580,16 @@ public final class KernelPath {
       return kernelOnly("schedule", new SchedOps.CallSchedule());
     }
 
+    /**
+     * {@code sys_sched_yield()}'s scheduler half: the policy's {@link Scheduler#yield} for the
+     * current task, then {@code schedule()} if the policy says the task should give up the CPU
+     * (2.4.17: another task is runnable; 2.5.5: always). A catalog's system call puts its own
+     * cost before it.
+     */
+    public Builder schedYield() {
+      return kernelOnly("sched_yield", new SchedOps.Yield());
+    }
+
     /** {@code cond_resched()}: {@code if (need_resched) schedule();}, a reschedule point. */
     public Builder condResched() {
       return kernelOnly("cond_resched", new SchedOps.CondResched());

@@ -4,7 +4,8 @@ import dev.kernellab.hw.Models;
 
 /**
  * Operations that give up or change the CPU: {@code schedule()} and its generic half,
- * {@code preempt_schedule()}, and the reschedule point {@code cond_resched()}. The lock break,
+ * {@code preempt_schedule()}, {@code sys_sched_yield()}'s call of the policy and of
+ * schedule(), and the reschedule point {@code cond_resched()}. The lock break,
  * {@code cond_resched_lock()}, is {@link CondReschedLock}.
  *
  * <p>Models kernel/sched.c {@code schedule()} (the parts every scheduler shares, 2.4.17 and
@@ -26,6 +27,36 @@ final class SchedOps {
     @Override
     String describe() {
       return "schedule()";
+    }
+  }
+
+  /**
+   * {@code sys_sched_yield()} after its own bookkeeping: the policy puts the caller behind the
+   * runnable tasks of its priority ({@link Scheduler#yield}, called as any policy call is, with
+   * this CPU the scheduler's {@code thisCpu}); if it says the caller should give up the CPU,
+   * {@code schedule()} runs now. 2.5.5's sys_sched_yield calls schedule() itself. 2.4.17's sets
+   * need_resched and returns, and the schedule() of {@code ret_from_sys_call} follows with
+   * nothing between (with CONFIG_PREEMPT the {@code spin_unlock_irq(&runqueue_lock)} before the
+   * return is a preemption point that comes first): the same switch at the same instant, so one
+   * operation serves both. The call's own cost is its path's (a compute before this).
+   */
+  @Models(file = "kernel/sched.c", function = "sys_sched_yield", version = "2.4.17")
+  @Models(file = "kernel/sched.c", function = "sys_sched_yield", version = "2.5.5")
+  static final class Yield extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      f.advance();
+      int saved = k.sched.enterCpu(c.id);
+      boolean switchOut = k.scheduler().yield(c.current, c.id);
+      k.sched.enterCpu(saved);
+      if (switchOut) {
+        k.sched.callSchedule(c, ctx);
+      }
+    }
+
+    @Override
+    String describe() {
+      return "sched_yield: the policy's yield; schedule()";
     }
   }
 

@@ -21,6 +21,7 @@ import dev.kernellab.paths.fs.Syscalls;
 import dev.kernellab.paths.fs.VfsCache;
 import dev.kernellab.paths.kernel.Exit;
 import dev.kernellab.paths.kernel.Fork;
+import dev.kernellab.paths.kernel.Sched;
 import dev.kernellab.paths.kernel.Timer;
 import dev.kernellab.paths.mm.Filemap;
 import dev.kernellab.paths.mm.Memory;
@@ -216,6 +217,7 @@ public final class Kernel24Paths {
     out.addAll(execve.entries(memory.entries().get(1)));
     out.addAll(coredump.entries());
     out.addAll(Timer.entries(DEFAULT_PIT_READ_NS));
+    out.addAll(Sched.entries());
     out.addAll(apm.entries());
     return out;
   }

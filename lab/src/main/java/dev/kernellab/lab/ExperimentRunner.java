@@ -76,6 +76,6 @@ final class ExperimentRunner {
       }
     }
     return new ConfigResult(e, c.run().result(k), c.anatomy().worst().stream().map(AnatomyText::render).toList(), k.now(),
-        k.eventsFired(), System.nanoTime() - wall0, partial);
+        k.eventsFired(), System.nanoTime() - wall0, partial, RtAppWorkload.logFiles(c.run()));
   }
 }

@@ -2,9 +2,11 @@ package dev.kernellab.lab;
 
 import dev.kernellab.workloads.LatencyDistribution;
 import dev.kernellab.workloads.ProbeResult;
+import dev.kernellab.workloads.rtapp.RtAppLogFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +30,12 @@ import java.util.Map;
  * <p>Contents: {@code results.json} (as {@code --json}), {@code histogram.txt} (cyclictest's
  * {@code -h} layout, a column per configuration), {@code realfeel-CONFIG.hist} (realfeel's own
  * 0.1 ms histogram, for the realfeel probe), {@code latency-histogram.png}/{@code .svg},
- * {@code latency-over-time.png}/{@code .svg}, and {@code report.html}.
+ * {@code latency-over-time.png}/{@code .svg}, and {@code report.html}; for an rt-app file, a
+ * directory per configuration, {@code CONFIG/}, with each thread's log in rt-app's own format
+ * and name ({@code CONFIG/rt-app-<thread>.log}, {@link RtAppLogFile}), so that a script that
+ * reads one rt-app run's logs reads one configuration's. The manifest lists such a file as
+ * {@code CONFIG/NAME}, and a directory the report created as {@code CONFIG/}: an earlier
+ * report's directory is removed only if it created it and nothing else is left in it.
  */
 final class ReportDirectory {
 
@@ -102,14 +109,47 @@ final class ReportDirectory {
     files.put("latency-over-time.png", overTime.png());
     files.put("latency-over-time.svg", utf8(overTime.svg()));
     files.put(REPORT, utf8(HtmlReport.write(base, results, command, histogram, overTime)));
-    files.put(MANIFEST, utf8(String.join("\n", files.keySet()) + "\n" + MANIFEST + "\n"));
-    List<String> stale = earlierFiles(target);
-    stale.removeAll(files.keySet());
+    List<String> subdirs = new ArrayList<>(); // "CONFIG/", in configuration order
+    for (ConfigResult r : results) {
+      String config = r.experiment().config();
+      for (RtAppLogFile log : r.threadLogs()) {
+        if (!isPlainName(config)) {
+          throw new IllegalArgumentException("--out " + dir + ": configuration '" + config
+              + "' cannot name the directory of its rt-app logs");
+        }
+        if (!subdirs.contains(config + "/")) {
+          subdirs.add(config + "/");
+        }
+        files.put(config + "/" + log.name(), utf8(log.text()));
+      }
+    }
+    List<String> earlier = earlierFiles(target);
+    // ours: the directories this report creates, and those an earlier report created
+    List<String> ownDirs = new ArrayList<>();
+    for (String d : subdirs) {
+      if (!Files.isDirectory(target.resolve(d)) || earlier.contains(d)) {
+        ownDirs.add(d);
+      }
+    }
+    List<String> manifest = new ArrayList<>(files.keySet());
+    manifest.addAll(ownDirs);
+    manifest.add(MANIFEST);
+    files.put(MANIFEST, utf8(String.join("\n", manifest) + "\n"));
+    List<String> stale = new ArrayList<>(earlier);
+    stale.removeAll(manifest);
     Map<String, Path> written = new LinkedHashMap<>();
+    List<Path> created = new ArrayList<>();
     try {
       Files.createDirectories(target);
+      for (String d : subdirs) {
+        Path p = target.resolve(d);
+        if (!Files.isDirectory(p)) {
+          created.add(Files.createDirectory(p));
+        }
+      }
       for (Map.Entry<String, byte[]> f : files.entrySet()) {
-        Path tmp = Files.createTempFile(target, ".kernel-lab", ".tmp");
+        // beside its name, so that the move onto it is atomic
+        Path tmp = Files.createTempFile(target.resolve(f.getKey()).getParent(), ".kernel-lab", ".tmp");
         written.put(f.getKey(), tmp);
         Files.write(tmp, f.getValue());
       }
@@ -118,8 +158,17 @@ final class ReportDirectory {
             StandardCopyOption.ATOMIC_MOVE);
       }
       written.clear();
+      created.clear();
+      // files before the directories that held them
       for (String name : stale) {
-        Files.deleteIfExists(target.resolve(name));
+        if (!name.endsWith("/")) {
+          Files.deleteIfExists(target.resolve(name));
+        }
+      }
+      for (String name : stale) {
+        if (name.endsWith("/")) {
+          removeIfEmpty(target.resolve(name));
+        }
       }
     } catch (IOException e) {
       throw new IllegalArgumentException("--out " + dir + ": " + OutputFile.reason(e));
@@ -131,8 +180,28 @@ final class ReportDirectory {
           // the write failed already: that is the error the user gets
         }
       }
+      for (Path d : created) {
+        removeIfEmpty(d);
+      }
     }
     out.println("report written to " + dir + "/" + REPORT);
+  }
+
+  /** Removes directory {@code d} if nothing is left in it; leaves it otherwise, or if it is gone. */
+  private static void removeIfEmpty(Path d) {
+    try {
+      Files.deleteIfExists(d);
+    } catch (DirectoryNotEmptyException kept) {
+      // something the report did not write is in it: it stays
+    } catch (IOException ignored) {
+      // a directory that cannot be removed stays; the report itself is whole
+    }
+  }
+
+  /** A name that stays in the directory it is resolved in: not empty, no separator, not . or ... */
+  private static boolean isPlainName(String name) {
+    return !name.isEmpty() && !name.contains("/") && !name.contains("\\") && !name.equals(".")
+        && !name.equals("..");
   }
 
   private static byte[] utf8(String s) {
@@ -148,8 +217,13 @@ final class ReportDirectory {
     }
     try {
       for (String line : Files.readAllLines(manifest, StandardCharsets.UTF_8)) {
-        // only plain names of this directory: a manifest is no licence to delete elsewhere
-        if (!line.isBlank() && !line.contains("/") && !line.contains("\\") && !line.startsWith("..")) {
+        // only names of this directory and of its directories, one level down ("CONFIG/NAME",
+        // "CONFIG/"): a manifest is no licence to delete elsewhere
+        int slash = line.indexOf('/');
+        boolean ok = slash < 0 ? isPlainName(line)
+            : isPlainName(line.substring(0, slash))
+                && (slash == line.length() - 1 || isPlainName(line.substring(slash + 1)));
+        if (ok) {
           out.add(line);
         }
       }

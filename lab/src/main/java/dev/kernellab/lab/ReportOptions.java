@@ -9,8 +9,10 @@ final class ReportOptions {
   @Option(names = "--out", paramLabel = "DIR",
       description = "Also write the report to DIR: results.json, histogram.txt (cyclictest -h"
           + " layout, a column per configuration), realfeel-CONFIG.hist, the latency histogram and"
-          + " latency-over-time charts (PNG and SVG) and report.html. Written whole or not at all;"
-          + " an earlier report in DIR is replaced.")
+          + " latency-over-time charts (PNG and SVG) and report.html; for an rt-app file, each"
+          + " thread's log in rt-app's format in a directory per configuration"
+          + " (CONFIG/rt-app-THREAD.log). Written whole or not at all; an earlier report in DIR is"
+          + " replaced.")
   String out;
 
   @Option(names = "--histogram", paramLabel = "US",

@@ -43,7 +43,9 @@ final class Runs {
    */
   static void runEach(List<Experiment> experiments, int workers, boolean quiet, PrintWriter err,
       SweepEngine.Listener listener) {
-    execute(experiments, workers, quiet, err, (i, r) -> listener.finished(new CellOutcome.Done(r)), listener, null);
+    // a sweep keeps every cell and writes no thread logs: they are dropped as each cell ends
+    execute(experiments, workers, quiet, err, (i, r) -> listener.finished(new CellOutcome.Done(r.withoutThreadLogs())),
+        listener, null);
   }
 
   /** Where a finished run goes: its index in the list, and its result. */

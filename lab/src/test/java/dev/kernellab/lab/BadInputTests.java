@@ -63,6 +63,12 @@ class BadInputTests {
     refused("--workload: rt-app file " + pinned + ": tasks.t.cpus: CPU 1 does not exist on a machine of 1 CPU"
         + " (rt-app exits when sched_setaffinity fails; give --cpus 2)",
         "compare", "--duration", "1h", "--quiet", "--workload", pinned.toString());
+    // the logs' names begin with log_basename, under --out: it may not name another directory
+    Path escape = Files.writeString(tmp.resolve("esc.json"),
+        "{ \"tasks\": { \"t\": { \"run\": 1 } }, \"global\": { \"log_basename\": \"../../x\" } }");
+    refused("--workload: rt-app file " + escape + ": global.log_basename (line 1): log_basename is the beginning of a"
+        + " file name (not empty, no '/', not starting with '.'), got \"../../x\"",
+        "compare", "--duration", "1h", "--quiet", "--workload", escape.toString(), "--out", tmp.resolve("r").toString());
   }
 
   @Test

@@ -3,8 +3,8 @@ package dev.kernellab.workloads.rtapp;
 /**
  * One event of an rt-app phase, as rt-app's {@code parse_task_event_data} types it
  * (src/rt-app_parse_config.c), with durations in microseconds as the file gives them. The
- * events rt-app has that this model refuses ({@code yield}, {@code memrun}, {@code fork},
- * {@code sem_post}, {@code sem_wait}) have no case here: {@link RtAppReader} refuses them.
+ * events rt-app has that this model refuses ({@code memrun}, {@code fork}, {@code sem_post},
+ * {@code sem_wait}) have no case here: {@link RtAppReader} refuses them.
  */
 public sealed interface RtAppEvent {
 
@@ -60,4 +60,7 @@ public sealed interface RtAppEvent {
 
   /** {@code resume}: broadcast the condition named after {@code task}. */
   record Resume(String key, String task) implements RtAppEvent {}
+
+  /** {@code yield}: sched_yield (rt-app ignores the value). */
+  record Yield(String key) implements RtAppEvent {}
 }

@@ -33,18 +33,20 @@ public record RtAppFile(String source, Global global, List<TaskDef> tasks) {
    * @param piEnabled {@code pi_enabled}: priority-inheritance mutexes asked for
    * @param lockPages {@code lock_pages}: mlockall asked for (rt-app's default: true)
    * @param logdir {@code logdir}
-   * @param logBasename {@code log_basename}
+   * @param logBasename {@code log_basename}: the logs' names begin with it
+   * @param writesLogs false if {@code log_size} is {@code "disable"} or 0: rt-app then writes no
+   *     log (src/rt-app_parse_config.c parse_global; rt-app.c tests {@code opts.logsize})
    * @param memBufferSize {@code mem_buffer_size}, bytes (rt-app's default 4 MiB)
    * @param ioDevice {@code io_device} (rt-app's default /dev/null)
    * @param cumulativeSlack {@code cumulative_slack}
    */
   public record Global(long durationS, long calibrationNsPerLoop, SchedPolicy defaultPolicy, boolean piEnabled,
-      boolean lockPages, String logdir, String logBasename, long memBufferSize, String ioDevice,
+      boolean lockPages, String logdir, String logBasename, boolean writesLogs, long memBufferSize, String ioDevice,
       boolean cumulativeSlack) {
 
     /** rt-app's defaults (src/rt-app_parse_config.c parse_global). */
     public static final Global DEFAULTS =
-        new Global(-1, 0, SchedPolicy.OTHER, false, true, "./", "rt-app", 4L << 20, "/dev/null", false);
+        new Global(-1, 0, SchedPolicy.OTHER, false, true, "./", "rt-app", true, 4L << 20, "/dev/null", false);
   }
 
   /**

@@ -2,7 +2,6 @@ package dev.kernellab.workloads.rtapp;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * One thread's log, in rt-app's columns (src/rt-app.c thread_body, src/rt-app_utils.c
@@ -79,14 +78,30 @@ public final class RtAppLog {
   /** The log as rt-app writes it: its header line, then one line a row kept. */
   public List<String> lines() {
     List<String> out = new ArrayList<>();
-    out.add(String.format(Locale.ROOT, "%s %8s %8s %8s %15s %15s %15s %10s %10s %10s %10s",
-        "#idx", "perf", "run", "period", "start", "end", "rel_st", "slack", "c_duration", "c_period", "wu_lat"));
-    for (int n = 0; n < kept(); n++) {
-      int i = (int) ((Math.max(0, written - ROWS_KEPT) + n) % ROWS_KEPT);
-      out.add(String.format(Locale.ROOT, "%4d %8d %8d %8d %15d %15d %15d %10d %10d %10d %10d", index,
-          rows[0][i], rows[1][i], rows[2][i], rows[3][i], rows[4][i], rows[5][i], rows[6][i], rows[7][i],
-          rows[8][i], rows[9][i]));
+    out.add(RtAppLogFile.HEADER);
+    for (RtAppLogFile.Row r : keptRows()) {
+      out.add(r.line());
     }
     return out;
+  }
+
+  /** The rows kept, oldest first. */
+  private List<RtAppLogFile.Row> keptRows() {
+    List<RtAppLogFile.Row> out = new ArrayList<>(kept());
+    long first = Math.max(0, written - ROWS_KEPT);
+    for (int n = 0; n < kept(); n++) {
+      int i = (int) ((first + n) % ROWS_KEPT);
+      out.add(new RtAppLogFile.Row(index, rows[0][i], rows[1][i], rows[2][i], rows[3][i], rows[4][i], rows[5][i],
+          rows[6][i], rows[7][i], rows[8][i], rows[9][i]));
+    }
+    return out;
+  }
+
+  /**
+   * The log as it stands, as the file rt-app would write: {@code <basename>-<thread>.log}
+   * (src/rt-app.c setup_thread_logging; {@code basename} is the file's {@code log_basename}).
+   */
+  public RtAppLogFile file(String basename) {
+    return new RtAppLogFile(basename + "-" + thread + ".log", thread, written, keptRows());
   }
 }

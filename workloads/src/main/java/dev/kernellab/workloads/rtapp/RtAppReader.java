@@ -105,17 +105,20 @@ public final class RtAppReader {
     }
   }
 
-  private static IllegalArgumentException bad(Value at, String what) {
+  static IllegalArgumentException bad(Value at, String what) {
     return new IllegalArgumentException(at.path() + " (line " + at.line() + "): " + what);
   }
 
   private RtAppFile file(Obj root) {
+    if (RtAppLegacy.isLegacy(root)) {
+      return new RtAppLegacy(source).file(root);
+    }
     Obj tasks = null;
     RtAppFile.Global global = RtAppFile.Global.DEFAULTS;
     for (Member m : root.members()) {
       switch (m.key()) {
         case "tasks" -> tasks = object(m.value());
-        case "global" -> global = global(object(m.value()));
+        case "global" -> global = global(object(m.value()), false);
         case "resources" -> resources(object(m.value()));
         default -> throw bad(m.value(), "unknown key (an rt-app file has tasks, global and resources)");
       }
@@ -151,7 +154,11 @@ public final class RtAppReader {
     }
   }
 
-  private RtAppFile.Global global(Obj g) {
+  /**
+   * The {@code global} section; {@code legacy} also accepts the 2014 grammar's own keys
+   * ({@link RtAppLegacy#GLOBAL_KEYS}, which that reader reads).
+   */
+  static RtAppFile.Global global(Obj g, boolean legacy) {
     RtAppFile.Global d = RtAppFile.Global.DEFAULTS;
     long duration = d.durationS();
     long nsPerLoop = d.calibrationNsPerLoop();
@@ -160,13 +167,14 @@ public final class RtAppReader {
     boolean lockPages = d.lockPages();
     String logdir = d.logdir();
     String basename = d.logBasename();
+    boolean logs = d.writesLogs();
     long memBuffer = d.memBufferSize();
     String io = d.ioDevice();
     boolean cumulative = d.cumulativeSlack();
     for (Member m : g.members()) {
       Value v = m.value();
       refuseIfUnsupported(m);
-      if (!GLOBAL_KEYS.contains(m.key())) {
+      if (!GLOBAL_KEYS.contains(m.key()) && !(legacy && RtAppLegacy.GLOBAL_KEYS.contains(m.key()))) {
         throw bad(v, "unknown key of global");
       }
       switch (m.key()) {
@@ -190,7 +198,15 @@ public final class RtAppReader {
         case "pi_enabled" -> pi = bool(v);
         case "lock_pages" -> lockPages = bool(v);
         case "logdir" -> logdir = string(v);
-        case "log_basename" -> basename = string(v);
+        case "log_basename" -> {
+          basename = string(v);
+          // rt-app opens logdir/<log_basename>-<thread>.log; here it names a file of --out's
+          if (basename.isEmpty() || basename.contains("/") || basename.contains("\\") || basename.startsWith(".")) {
+            throw bad(v, "log_basename is the beginning of a file name (not empty, no '/', not starting with '.'),"
+                + " got \"" + basename + "\"");
+          }
+        }
+        case "log_size" -> logs = logSize(v);
         case "mem_buffer_size" -> {
           memBuffer = integer(v);
           if (memBuffer <= 0) {
@@ -200,15 +216,38 @@ public final class RtAppReader {
         case "io_device" -> io = string(v);
         case "cumulative_slack" -> cumulative = bool(v);
         default -> {
-          // ftrace, gnuplot, log_size: rt-app's own output; accepted, with no effect here
-          // (docs/rt-app.md): the trace is kernel-lab trace's, the logs are --out's.
+          // ftrace, gnuplot: rt-app's own output; accepted, with no effect here
+          // (docs/rt-app.md): the trace is kernel-lab trace's. The 2014 grammar's keys: RtAppLegacy's.
         }
       }
     }
-    return new RtAppFile.Global(duration, nsPerLoop, policy, pi, lockPages, logdir, basename, memBuffer, io, cumulative);
+    return new RtAppFile.Global(duration, nsPerLoop, policy, pi, lockPages, logdir, basename, logs, memBuffer, io,
+        cumulative);
   }
 
-  private static void refuseIfUnsupported(Member m) {
+  /**
+   * {@code log_size}: false if it turns the logs off. rt-app reads an integer as MB of an
+   * in-memory buffer per thread (0: no log), {@code "file"} and {@code "auto"} as logging
+   * straight to the file, {@code "disable"} as no log; the rows kept here are
+   * {@link RtAppLog#ROWS_KEPT} whatever the buffer's size.
+   */
+  private static boolean logSize(Value v) {
+    if (v instanceof Num) {
+      long mb = integer(v);
+      if (mb < 0) {
+        throw bad(v, "log_size is MB >= 0, or \"file\", \"auto\" or \"disable\"; got " + mb);
+      }
+      return mb > 0;
+    }
+    String s = string(v);
+    return switch (s) {
+      case "file", "auto" -> true;
+      case "disable" -> false;
+      default -> throw bad(v, "log_size is MB, or \"file\", \"auto\" or \"disable\"; got \"" + s + "\"");
+    };
+  }
+
+  static void refuseIfUnsupported(Member m) {
     String why = REFUSED_KEYS.get(m.key());
     if (why != null) {
       throw bad(m.value(), "not supported: " + why);
@@ -345,8 +384,8 @@ public final class RtAppReader {
       }
       // rt-app ignores suspend's value: a thread suspends on the condition of its own task
       case "suspend" -> new RtAppEvent.Suspend(key, taskOf(v));
-      case "yield" -> throw bad(v, "not supported yet: sched_yield needs the kernel's SCHED_YIELD step"
-          + " in a user program, which kernel-core does not offer yet (docs/rt-app.md)");
+      // rt-app reads no value (the tutorial's "String. Can be empty"): any value is the same call
+      case "yield" -> new RtAppEvent.Yield(key);
       default -> throw bad(v, "not supported: the " + kind + " event (rt-app " + kind
           + ") is not modelled (docs/rt-app.md)");
     };
@@ -415,7 +454,7 @@ public final class RtAppReader {
     return name;
   }
 
-  private static SchedPolicy policy(Value v) {
+  static SchedPolicy policy(Value v) {
     String p = string(v);
     return switch (p) {
       case "SCHED_OTHER" -> SchedPolicy.OTHER;
@@ -428,7 +467,7 @@ public final class RtAppReader {
     };
   }
 
-  private static int priority(Value v, SchedPolicy policy) {
+  static int priority(Value v, SchedPolicy policy) {
     if (v == null) {
       return policy.isRealTime() ? DEFAULT_RT_PRIORITY : 0;
     }
@@ -442,7 +481,7 @@ public final class RtAppReader {
     return (int) p;
   }
 
-  private static List<Integer> cpus(Value v) {
+  static List<Integer> cpus(Value v) {
     if (!(v instanceof Arr a)) {
       throw bad(v, "cpus is an array of CPU numbers, got " + v.kind());
     }
@@ -462,7 +501,7 @@ public final class RtAppReader {
     return out;
   }
 
-  private static long loop(Value v) {
+  static long loop(Value v) {
     long n = integer(v);
     if (n < -1) {
       throw bad(v, "loop is a count >= 0, or -1 for ever; got " + n);
@@ -470,7 +509,7 @@ public final class RtAppReader {
     return n;
   }
 
-  private static long duration(Value v) {
+  static long duration(Value v) {
     long us = integer(v);
     if (us < 0) {
       throw bad(v, "a negative duration: " + us + " us");
@@ -486,21 +525,21 @@ public final class RtAppReader {
     return n;
   }
 
-  private static Obj object(Value v) {
+  static Obj object(Value v) {
     if (v instanceof Obj o) {
       return o;
     }
     throw bad(v, "expected an object, got " + v.kind());
   }
 
-  private static String string(Value v) {
+  static String string(Value v) {
     if (v instanceof Str s) {
       return s.text();
     }
     throw bad(v, "expected a string, got " + v.kind());
   }
 
-  private static boolean bool(Value v) {
+  static boolean bool(Value v) {
     if (v instanceof Bool b) {
       return b.value();
     }
@@ -508,7 +547,7 @@ public final class RtAppReader {
   }
 
   /** An integer, as rt-app reads one with json_object_get_int: a C int. */
-  private static long integer(Value v) {
+  static long integer(Value v) {
     if (v instanceof Num n && n.isInteger()) {
       try {
         long x = Long.parseLong(n.text());

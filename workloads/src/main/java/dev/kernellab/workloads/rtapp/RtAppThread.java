@@ -7,6 +7,7 @@ import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.paths.Calibration;
 import dev.kernellab.paths.fs.FileIo;
+import dev.kernellab.paths.kernel.Sched;
 import dev.kernellab.paths.kernel.Timer;
 import java.util.function.Consumer;
 
@@ -33,6 +34,7 @@ import java.util.function.Consumer;
  *             mlockall fault them all at the thread's start
  * iorun B     write(io_device, buffer, chunk): /dev/null is drivers/char/mem.c write_null;
  *             any other device is taken as a regular ext2 file of that name (generic_file_write)
+ * yield      sched_yield: 2.4's sys_sched_yield (pthread_yield in glibc 2.2 is that call)
  * lock/unlock, wait/signal/broad/sync, barrier, suspend/resume: LinuxThreads ({@link LinuxThreads})
  * </pre>
  *
@@ -256,6 +258,9 @@ final class RtAppThread {
       lock(b, m);
       condWait(b, run.threads.cond(s.task()), m);
       unlock(b, m);
+    } else if (e instanceof RtAppEvent.Yield) {
+      // glibc 2.2's pthread_yield is the sched_yield system call
+      b.syscall(Sched.sysSchedYield());
     } else if (e instanceof RtAppEvent.Resume r) {
       LinuxThreads.Mutex m = run.threads.mutex(r.task());
       lock(b, m);

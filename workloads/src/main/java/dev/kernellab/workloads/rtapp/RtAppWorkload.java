@@ -21,6 +21,7 @@ import java.util.List;
  * Workload.Run run = w.install(paths, builder);
  * ...
  * List<RtAppLog> logs = RtAppWorkload.logs(run);   // rt-app's per-thread logs
+ * List<RtAppLogFile> files = RtAppWorkload.logFiles(run);   // and the files rt-app would write
  * }</pre>
  *
  * <p>docs/rt-app.md lists what is supported, what is refused and why, and how each event maps
@@ -114,5 +115,18 @@ public final class RtAppWorkload implements Workload {
   /** The per-thread logs of a run of an rt-app workload, in thread order; empty for any other run. */
   public static List<RtAppLog> logs(Run run) {
     return run instanceof RtAppRun r ? r.logs() : List.of();
+  }
+
+  /**
+   * The files rt-app would have written for a run of an rt-app workload, as they stand now: one
+   * a thread, in thread order, named after the file's {@code log_basename}. Empty for any other
+   * run, and for a file whose {@code log_size} turns the logs off.
+   */
+  public static List<RtAppLogFile> logFiles(Run run) {
+    if (!(run instanceof RtAppRun r) || !r.file.global().writesLogs()) {
+      return List.of();
+    }
+    String basename = r.file.global().logBasename();
+    return r.logs().stream().map(l -> l.file(basename)).toList();
   }
 }

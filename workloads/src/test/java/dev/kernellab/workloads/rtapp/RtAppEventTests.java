@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kernellab.workloads.WorkloadResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Each supported event's effect at the kernel's level, on a uniprocessor at HZ 100 with no
@@ -194,6 +196,30 @@ class RtAppEventTests {
     assertThat(t0.rows() + t1.rows()).isBetween(90L, 101L);
   }
 
+  /**
+   * Two SCHED_FIFO threads of one priority on one CPU: with {@code yield} after each run they
+   * take turns, on either scheduler; without it the first keeps the CPU and the other never logs
+   * a row.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"goodness", "o1"})
+  void yieldHandsTheCpuToAThreadOfTheSamePriority(String scheduler) {
+    String json = """
+        { "tasks": {
+            "a": { "policy": "SCHED_FIFO", "priority": 50, "run": 1000%1$s },
+            "b": { "policy": "SCHED_FIFO", "priority": 50, "run": 1000%1$s } } }""";
+    RtAppKernels.Ran hog = RtAppKernels.run(new RtAppWorkload(RtAppReader.parse("t.json", json.formatted(""))),
+        scheduler, "vanilla", 1, S / 10, false);
+    assertThat(Math.min(log(hog, 0).rows(), log(hog, 1).rows())).isZero();
+    RtAppKernels.Ran turns = RtAppKernels.run(
+        new RtAppWorkload(RtAppReader.parse("t.json", json.formatted(", \"yield\": \"\""))),
+        scheduler, "vanilla", 1, S / 10, false);
+    long a = log(turns, 0).rows();
+    long b = log(turns, 1).rows();
+    assertThat(a + b).isGreaterThan(90); // 100 ms of 1 ms runs
+    assertThat(Math.abs(a - b)).as("rows of a and b: %d, %d", a, b).isLessThanOrEqualTo(1);
+  }
+
   @Test
   void theFilesDurationEndsTheThreads() {
     RtAppKernels.Ran r = RtAppKernels.run("""
@@ -211,5 +237,28 @@ class RtAppEventTests {
     assertThat(lines.get(0)).isEqualTo(
         "#idx     perf      run   period           start             end          rel_st      slack c_duration   c_period     wu_lat");
     assertThat(lines.get(1).trim().split(" +")).hasSize(11);
+  }
+
+  @Test
+  void theLogFilesAreNamedAsRtAppNamesThemAndLogSizeDisableWritesNone() {
+    String json = """
+        { "tasks": { "t": { "instance": 2, "run": 1000, "sleep": 10000 } }%s }""";
+    RtAppKernels.Ran r = RtAppKernels.run(json.formatted(""), "vanilla", 1, S / 10);
+    List<RtAppLogFile> files = RtAppWorkload.logFiles(r.run());
+    assertThat(files).extracting(RtAppLogFile::name).containsExactly("rt-app-t-0.log", "rt-app-t-1.log");
+    assertThat(files.get(1).text().lines().toList()).isEqualTo(log(r, 1).lines());
+    assertThat(files.get(1).rows()).hasSize(log(r, 1).kept()).allMatch(row -> row.idx() == 1);
+    assertThat(files.get(1).rowsWritten()).isEqualTo(log(r, 1).rows()).isPositive();
+
+    RtAppKernels.Ran named = RtAppKernels.run(json.formatted(", \"global\": { \"log_basename\": \"audio\" }"),
+        "vanilla", 1, S / 10);
+    assertThat(RtAppWorkload.logFiles(named.run())).extracting(RtAppLogFile::name)
+        .containsExactly("audio-t-0.log", "audio-t-1.log");
+    for (String off : List.of("\"disable\"", "0")) {
+      RtAppKernels.Ran none = RtAppKernels.run(json.formatted(", \"global\": { \"log_size\": " + off + " }"),
+          "vanilla", 1, S / 10);
+      assertThat(RtAppWorkload.logFiles(none.run())).as(off).isEmpty();
+      assertThat(log(none, 0).rows()).as("the rows are still kept: %s", off).isPositive();
+    }
   }
 }

@@ -30,9 +30,14 @@ final class RtAppKernels {
 
   /** With {@code daemons}, the catalog's kernel threads (kswapd, bdflush...) run too. */
   static Ran run(Workload w, String config, int cpus, long ns, boolean daemons) {
+    return run(w, "goodness", config, cpus, ns, daemons);
+  }
+
+  /** On the scheduler named {@code scheduler}. */
+  static Ran run(Workload w, String scheduler, String config, int cpus, long ns, boolean daemons) {
     Kernel24Paths paths = Kernel24Paths.withDefaults();
     KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor().withCpus(cpus), 1)
-        .scheduler(SchedulerProvider.create("goodness"));
+        .scheduler(SchedulerProvider.create(scheduler));
     paths.install(b);
     if (daemons) {
       paths.installDaemons(b);
