@@ -4,6 +4,8 @@ import dev.kernellab.hw.IdeDisk;
 import dev.kernellab.hw.IoApic;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Pit;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.SchedulerProvider;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
