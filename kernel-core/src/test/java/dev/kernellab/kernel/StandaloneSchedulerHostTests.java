@@ -1,12 +1,14 @@
 package dev.kernellab.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.kernel.spi.SchedPolicy;
 import dev.kernellab.kernel.spi.SchedulerHost;
 import dev.kernellab.kernel.spi.TaskState;
 import dev.kernellab.kernel.spi.TaskView;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -92,6 +94,18 @@ class StandaloneSchedulerHostTests {
       calls.add("reap " + child.comm() + " by " + reaper.comm());
       super.reap(reaper, child);
     }
+  }
+
+  /** A plug-in cannot make a task: the host writes only the kernel's own. */
+  @Test
+  void aHostRefusesATaskViewAPluginMadeItself() {
+    StandaloneSchedulerHost h = new StandaloneSchedulerHost(new SimpleRoundRobinScheduler(), 1, 100);
+    TaskView made = (TaskView) Proxy.newProxyInstance(TaskView.class.getClassLoader(),
+        new Class<?>[] {TaskView.class}, (p, m, a) -> m.getName().equals("toString") ? "made[7]" : null);
+    assertThatThrownBy(() -> h.setNeedResched(made, true))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("made[7] is not a task of a kernel");
+    assertThatThrownBy(() -> h.setRunning(null)).hasMessage("a scheduler handed back no task");
   }
 
   @Test

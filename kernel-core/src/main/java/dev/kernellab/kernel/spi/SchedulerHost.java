@@ -10,8 +10,8 @@ import java.util.List;
  *
  * <p>A kernel hands its host to {@link Scheduler#attach} and to no one else; the only other
  * host is the test and benchmark driver {@code StandaloneSchedulerHost}. A plug-in uses a host;
- * it never implements one: a host writes only tasks of its own kernel and refuses any other
- * {@link TaskView}. The setters below are the scheduler's, not a library user's: a user who
+ * it never implements one: a host writes only the kernel's own tasks and refuses a
+ * {@link TaskView} a plug-in made itself. The setters below are the scheduler's, not a library user's: a user who
  * wants another nice value asks the scheduler ({@link Scheduler#setNice}), which requeues the
  * task as {@code set_user_nice} does.
  */

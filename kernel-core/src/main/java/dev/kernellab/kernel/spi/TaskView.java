@@ -6,7 +6,7 @@ package dev.kernellab.kernel.spi;
  *
  * <p>The kernel's own task ({@code dev.kernellab.kernel.Task}) is the only implementation: a
  * scheduler writes the fields it owns through its {@link SchedulerHost}, which refuses a view
- * that is not one of its kernel's tasks. Each scheduler keeps its own per-task fields in the
+ * that is not a kernel's own task. Each scheduler keeps its own per-task fields in the
  * {@link SchedEntity} it hangs on the task.
  */
 public interface TaskView {
