@@ -7,6 +7,7 @@ import dev.kernellab.hw.Models;
 import dev.kernellab.hw.Pit;
 import dev.kernellab.hw.Vectors;
 import dev.kernellab.hw.sim.Simulation;
+import dev.kernellab.kernel.spi.PreemptionModel;
 import dev.kernellab.kernel.spi.Scheduler;
 import dev.kernellab.kernel.spi.SchedulerHost;
 import dev.kernellab.kernel.spi.TaskState;

@@ -4,6 +4,7 @@ import dev.kernellab.hw.IdeDisk;
 import dev.kernellab.hw.IoApic;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Pit;
+import dev.kernellab.kernel.spi.PreemptionModel;
 import dev.kernellab.kernel.spi.Scheduler;
 import dev.kernellab.kernel.spi.SchedulerProvider;
 import java.util.ArrayList;

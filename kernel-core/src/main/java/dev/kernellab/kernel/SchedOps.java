@@ -1,6 +1,7 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.spi.PreemptionModel;
 import dev.kernellab.kernel.spi.Scheduler;
 import dev.kernellab.kernel.spi.TaskState;
 

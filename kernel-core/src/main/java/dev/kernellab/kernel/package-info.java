@@ -7,9 +7,10 @@
  * exit.c, include/linux/sched.h, spinlock.h and interrupt.h, and arch/i386/kernel/entry.S and
  * irq.c; the layout of {@code preempt_count} is that of later 2.5 include/asm-i386/hardirq.h,
  * with the nesting rules of Robert Love's preempt-kernel-rml-2.4.17-1 patch. The seams are
- * where the scheduler and patch modules plug in: a scheduler implements the service-provider
- * package {@link dev.kernellab.kernel.spi} alone; {@code PreemptionModel}, {@code KernelPatch}
- * and {@code Tracer} are seams of this package still. {@code KernelBuilder} is the one place a
+ * where the scheduler and patch modules plug in: a scheduler and a preemption model implement
+ * the service-provider package {@link dev.kernellab.kernel.spi} alone; {@code KernelPatch},
+ * {@code Operation} and {@code Tracer} are seams of this package still, as they are handed the
+ * path language ({@code KernelPath}) the SPI does not yet view. {@code KernelBuilder} is the one place a
  * kernel is composed. Start reading at {@code Kernel} (the interpreter's loop and the per-CPU
  * state), then {@code KernelPath} (kernel code as data).
  */

@@ -4,8 +4,10 @@
  * {@link dev.kernellab.kernel.spi.SchedEntity} and
  * {@link dev.kernellab.kernel.spi.SchedulerProvider}) sees tasks as
  * {@link dev.kernellab.kernel.spi.TaskView}s and writes the fields it owns through its
- * {@link dev.kernellab.kernel.spi.SchedulerHost}; every plug-in kind is found through a
- * {@link dev.kernellab.kernel.spi.Registry}.
+ * {@link dev.kernellab.kernel.spi.SchedulerHost}. A patch that makes kernel code preemptible
+ * implements {@link dev.kernellab.kernel.spi.PreemptionModel}, which is asked at each
+ * preemption point with a read-only {@link dev.kernellab.kernel.spi.CpuView}. Every plug-in kind
+ * is found through a {@link dev.kernellab.kernel.spi.Registry}.
  *
  * <p>Nothing in this package depends on the kernel's implementation ({@code dev.kernellab.kernel});
  * the implementation depends on it. A library user composes kernels with
