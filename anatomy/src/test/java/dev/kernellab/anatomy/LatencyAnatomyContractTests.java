@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.kernel.spi.SchedulerProvider;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.workloads.ProbeSpec;
 import dev.kernellab.workloads.Realfeel;

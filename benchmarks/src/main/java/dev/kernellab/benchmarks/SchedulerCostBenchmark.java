@@ -1,8 +1,8 @@
 package dev.kernellab.benchmarks;
 
-import dev.kernellab.kernel.SchedPolicy;
-import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.kernel.StandaloneSchedulerHost;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.SchedulerProvider;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

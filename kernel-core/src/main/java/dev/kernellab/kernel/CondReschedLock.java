@@ -1,6 +1,8 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.spi.PreemptionModel;
+import dev.kernellab.kernel.spi.TaskState;
 import java.util.List;
 
 /**

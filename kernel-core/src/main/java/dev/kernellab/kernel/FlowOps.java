@@ -1,6 +1,7 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.spi.TaskState;
 
 /**
  * Operations that shape control flow and spend time: compute, loops at named sites, calls,

@@ -1,6 +1,8 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.TaskState;
 
 /**
  * The generic half of {@code schedule()} that both 2.4.17's and 2.5.5's kernel/sched.c share
@@ -45,7 +47,7 @@ final class GenericSchedule {
    * may be {@code prev}.
    */
   static Task pick(Scheduler scheduler, Task prev, int cpu) {
-    Task next = scheduler.pickNext(cpu, prev);
+    Task next = Task.own(scheduler.pickNext(cpu, prev));
     if (!scheduler.clearsNeedReschedBeforeSelection()) {
       prev.setNeedResched(false);
     }

@@ -1,6 +1,7 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.spi.PreemptionModel;
 
 /**
  * Interrupt and softirq contexts on a CPU: entering a hardirq context for an accepted vector,

@@ -1,6 +1,8 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.spi.PreemptionModel;
+import dev.kernellab.kernel.spi.Scheduler;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -4,6 +4,7 @@ import dev.kernellab.hw.Cpu;
 import dev.kernellab.hw.Machine;
 import dev.kernellab.hw.Models;
 import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.spi.CpuView;
 import java.util.SplittableRandom;
 
 /**
@@ -11,7 +12,7 @@ import java.util.SplittableRandom;
  * contexts stacked above the task, and the pending softirqs ({@code irq_stat[cpu]} and
  * {@code cpu_curr} of 2.4). Also what an {@link Action} sees of the kernel while it runs.
  */
-public final class KernelCpu {
+public final class KernelCpu implements CpuView {
 
   /** Deepest nesting of hardirq and softirq contexts above a task. */
   static final int MAX_CONTEXTS = 32;
@@ -62,11 +63,13 @@ public final class KernelCpu {
   }
 
   /** The CPU number. */
+  @Override
   public int id() {
     return id;
   }
 
   /** The task running on this CPU (interrupt handlers run on its stack). */
+  @Override
   public Task current() {
     return current;
   }
@@ -92,16 +95,19 @@ public final class KernelCpu {
   }
 
   /** Simulated time, ns. */
+  @Override
   public long now() {
     return kernel.now();
   }
 
   /** True inside a hardirq or softirq context (or with bottom halves disabled). */
+  @Override
   public boolean inInterrupt() {
     return PreemptCount.inInterrupt(current.preemptCount);
   }
 
   /** The current task's preempt_count. */
+  @Override
   public int preemptCount() {
     return current.preemptCount;
   }
@@ -184,11 +190,13 @@ public final class KernelCpu {
   }
 
   /** True if the current task runs user code now (no kernel frame on top of its context). */
+  @Override
   public boolean inUserMode() {
     return contextDepth == 0 && current.context.inUserMode();
   }
 
   /** True while an interrupt handler runs here: the innermost context is a hardirq's. */
+  @Override
   public boolean inHardirqContext() {
     return contextDepth > 0 && contexts[contextDepth - 1].kind == ExecContext.Kind.HARDIRQ;
   }
@@ -198,11 +206,13 @@ public final class KernelCpu {
    * {@code local_bh_enable}: the innermost context is a softirq's (ksoftirqd runs softirqs in
    * its own task context, and is a task).
    */
+  @Override
   public boolean inSoftirqContext() {
     return contextDepth > 0 && contexts[contextDepth - 1].kind == ExecContext.Kind.SOFTIRQ;
   }
 
   /** Whether this CPU takes interrupts now (its interrupt flag). */
+  @Override
   public boolean interruptsEnabled() {
     return cpu.interruptsEnabled();
   }
@@ -231,11 +241,13 @@ public final class KernelCpu {
   }
 
   /** Hardirq and softirq contexts stacked above the task now. */
+  @Override
   public int interruptDepth() {
     return contextDepth;
   }
 
   /** Spinlocks this CPU holds now. */
+  @Override
   public int heldLockCount() {
     return heldCount;
   }

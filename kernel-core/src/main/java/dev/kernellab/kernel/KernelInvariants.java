@@ -1,5 +1,7 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -53,7 +55,8 @@ final class KernelInvariants {
               + " has lock_depth -1");
     }
     Map<Task, Integer> queued = new IdentityHashMap<>();
-    for (Task t : k.scheduler().queuedTasks()) {
+    for (TaskView v : k.scheduler().queuedTasks()) {
+      Task t = Task.own(v);
       if (queued.merge(t, 1, Integer::sum) > 1) {
         throw k.bug(cpus[t.cpu()], "task queued twice", t + " appears twice on the runqueues");
       }

@@ -1,5 +1,6 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.kernel.spi.PreemptionModel;
 /**
  * A named change to the kernel, applied while the kernel is built ({@code preempt},
  * {@code lowlat}): it may install a {@link PreemptionModel}, attach operations to the

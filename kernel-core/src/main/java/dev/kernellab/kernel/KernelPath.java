@@ -1,5 +1,6 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.kernel.spi.TaskState;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

@@ -3,6 +3,9 @@ package dev.kernellab.kernel;
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.Models;
 import dev.kernellab.hw.Vectors;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.SchedulerHost;
+import dev.kernellab.kernel.spi.TaskState;
 import java.util.List;
 
 /**
@@ -10,7 +13,7 @@ import java.util.List;
  * scheduler) sees, the kernel's half of {@code schedule()} around the scheduler's pick
  * (accounting, tracing, reaping a zombie at its last switch), and the wake-ups.
  */
-final class KernelScheduling extends SchedulerHost {
+final class KernelScheduling extends TaskWritingHost {
 
   private final Kernel k;
   private final Scheduler scheduler;

@@ -1,6 +1,7 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.spi.PreemptionModel;
 
 /**
  * {@code spin_lock} and {@code spin_unlock} in all their forms, the rwlock operations, and

@@ -1,6 +1,7 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.spi.MmView;
 import java.util.Arrays;
 
 /**
@@ -25,7 +26,7 @@ import java.util.Arrays;
  */
 @Models(file = "include/linux/sched.h", function = "struct mm_struct", version = "2.4.17")
 @Models(file = "include/linux/mm.h", function = "struct vm_area_struct", version = "2.4.17")
-public final class Mm {
+public final class Mm implements MmView {
 
   private final int id;
   private int users = 1; // mm_users: tasks whose mm this is (>= 1 while any of them lives)
@@ -54,6 +55,7 @@ public final class Mm {
   }
 
   /** A stable number for traces. */
+  @Override
   public int id() {
     return id;
   }
@@ -63,6 +65,7 @@ public final class Mm {
    * vforked child borrows its parent's (copy_mm's {@code atomic_inc(&oldmm->mm_users)} for
    * CLONE_VM), until the child's exec or exit drops its reference (mmput).
    */
+  @Override
   public int users() {
     return users;
   }
@@ -87,6 +90,7 @@ public final class Mm {
   }
 
   /** Pages mapped and resident, over all vmas. */
+  @Override
   public long residentPages() {
     return residentPages;
   }

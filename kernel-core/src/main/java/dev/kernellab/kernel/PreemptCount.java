@@ -1,6 +1,7 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.spi.PreemptionModel;
 
 /**
  * The layout of {@code preempt_count} and the predicates built on it.

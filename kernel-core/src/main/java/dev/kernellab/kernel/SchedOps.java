@@ -1,6 +1,9 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.spi.PreemptionModel;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.TaskState;
 
 /**
  * Operations that give up or change the CPU: {@code schedule()} and its generic half,

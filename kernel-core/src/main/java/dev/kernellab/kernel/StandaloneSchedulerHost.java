@@ -1,6 +1,10 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.CostTable;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.SchedulerHost;
+import dev.kernellab.kernel.spi.TaskState;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -25,7 +29,7 @@ import java.util.SplittableRandom;
  * task's state and pending signal as the code around {@code schedule()} would
  * ({@link #setState}, {@link #setSignalPending}).
  */
-public final class StandaloneSchedulerHost extends SchedulerHost {
+public final class StandaloneSchedulerHost extends TaskWritingHost {
 
   private static final CostTable COSTS = CostTable.pentium3At800MHz();
 

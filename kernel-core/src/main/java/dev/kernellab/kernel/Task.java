@@ -1,6 +1,11 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.spi.SchedEntity;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.SplittableRandom;
 
 /**
@@ -12,14 +17,8 @@ import java.util.SplittableRandom;
  * {@link Kernel} (boot-time tasks, fork) and are never constructed by users directly.
  */
 @Models(file = "include/linux/sched.h", function = "struct task_struct", version = "2.4.17")
-public final class Task {
+public final class Task implements TaskView {
 
-  /** Nice values span -20..19 (include/linux/sched.h). */
-  public static final int MIN_NICE = -20;
-  /** Highest nice. */
-  public static final int MAX_NICE = 19;
-  /** Highest rt_priority (MAX_USER_RT_PRIO - 1 in 2.4). */
-  public static final int MAX_RT_PRIORITY = 99;
 
   private final int pid;
   private final String comm;
@@ -66,16 +65,19 @@ public final class Task {
   }
 
   /** Process id (idle tasks are pid 0 on every CPU). */
+  @Override
   public int pid() {
     return pid;
   }
 
   /** Command name, as {@code ps} shows it. */
+  @Override
   public String comm() {
     return comm;
   }
 
   /** The address space, or null for a kernel thread. */
+  @Override
   public Mm mm() {
     return mm;
   }
@@ -86,16 +88,19 @@ public final class Task {
   }
 
   /** True for kernel threads (no mm of their own). */
+  @Override
   public boolean isKernelThread() {
     return mm == null;
   }
 
   /** True for a CPU's idle task (swapper). */
+  @Override
   public boolean isIdle() {
     return idleTask;
   }
 
   /** {@code state}. */
+  @Override
   public TaskState state() {
     return state;
   }
@@ -106,6 +111,7 @@ public final class Task {
   }
 
   /** {@code policy}. */
+  @Override
   public SchedPolicy policy() {
     return policy;
   }
@@ -122,6 +128,7 @@ public final class Task {
   }
 
   /** Nice value, -20..19. */
+  @Override
   public int nice() {
     return nice;
   }
@@ -135,11 +142,13 @@ public final class Task {
   }
 
   /** {@code rt_priority}: 0 for SCHED_OTHER, 1..99 for real-time. */
+  @Override
   public int rtPriority() {
     return rtPriority;
   }
 
   /** {@code need_resched} (TIF_NEED_RESCHED in 2.5). */
+  @Override
   public boolean needResched() {
     return needResched;
   }
@@ -150,6 +159,7 @@ public final class Task {
   }
 
   /** {@code cpus_allowed}: bit i set iff the task may run on CPU i. */
+  @Override
   public long cpusAllowed() {
     return cpusAllowed;
   }
@@ -163,11 +173,13 @@ public final class Task {
   }
 
   /** True if the task may run on {@code cpu}. */
+  @Override
   public boolean mayRunOn(int c) {
     return (cpusAllowed & (1L << c)) != 0;
   }
 
   /** The CPU whose runqueue owns the task / it last ran on ({@code p->cpu}, {@code processor}). */
+  @Override
   public int cpu() {
     return cpu;
   }
@@ -178,6 +190,7 @@ public final class Task {
   }
 
   /** True if a signal is pending (an interruptible sleep then does not block). */
+  @Override
   public boolean signalPending() {
     return signalPending;
   }
@@ -188,6 +201,7 @@ public final class Task {
   }
 
   /** The current {@code preempt_count}. */
+  @Override
   public int preemptCount() {
     return preemptCount;
   }
@@ -197,11 +211,13 @@ public final class Task {
    * more than once it took it ({@code lock_kernel()} nests). A holder keeps its depth while it
    * sleeps; {@code schedule()} releases {@code kernel_flag} for it meanwhile.
    */
+  @Override
   public int lockDepth() {
     return lockDepth;
   }
 
   /** The scheduler's fields for this task. */
+  @Override
   public SchedEntity schedEntity() {
     return schedEntity;
   }
@@ -211,6 +227,7 @@ public final class Task {
   }
 
   /** The task that forked this one (null for boot tasks). */
+  @Override
   public Task parent() {
     return parent;
   }
@@ -221,18 +238,33 @@ public final class Task {
   }
 
   /** CPU time consumed, ns (updated at every switch out). */
+  @Override
   public long runtimeNs() {
     return runtimeNs;
   }
 
   /** Times the task blocked (gave up the CPU while not runnable). */
+  @Override
   public long voluntarySwitches() {
     return voluntarySwitches;
   }
 
   /** Times the task was switched out while still runnable. */
+  @Override
   public long involuntarySwitches() {
     return involuntarySwitches;
+  }
+
+  /**
+   * The kernel's own task behind a view a plug-in handed back; a view of anything else is a
+   * plug-in's error, refused here where it arrives.
+   */
+  static Task own(TaskView v) {
+    if (v instanceof Task t) {
+      return t;
+    }
+    throw new IllegalArgumentException(
+        v == null ? "a scheduler handed back no task" : v + " is not a task of a kernel");
   }
 
   @Override

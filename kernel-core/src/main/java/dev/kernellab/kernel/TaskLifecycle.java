@@ -2,6 +2,8 @@ package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
 import dev.kernellab.hw.sim.Simulation;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.TaskState;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,6 +1,7 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.spi.TaskState;
 
 /**
  * What tasks do around the scheduler: sleep and wake, the idle loop, system-call entry and the

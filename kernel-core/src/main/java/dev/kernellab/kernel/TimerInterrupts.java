@@ -4,6 +4,7 @@ import dev.kernellab.hw.Machine;
 import dev.kernellab.hw.Models;
 import dev.kernellab.hw.Pit;
 import dev.kernellab.hw.Vectors;
+import dev.kernellab.kernel.spi.Scheduler;
 
 /**
  * Time in the kernel: the PIT's timer interrupt and {@code do_timer()} ({@code jiffies}), the

@@ -6,10 +6,12 @@
  * {@code KernelBug}. It models Linux 2.4.17: kernel/sched.c, softirq.c, timer.c, fork.c and
  * exit.c, include/linux/sched.h, spinlock.h and interrupt.h, and arch/i386/kernel/entry.S and
  * irq.c; the layout of {@code preempt_count} is that of later 2.5 include/asm-i386/hardirq.h,
- * with the nesting rules of Robert Love's preempt-kernel-rml-2.4.17-1 patch. The seams
- * {@code Scheduler}, {@code PreemptionModel}, {@code KernelPatch} and {@code Tracer} are where
- * the scheduler and patch modules plug in, and {@code KernelBuilder} is the one place a kernel is
- * composed.
+ * with the nesting rules of Robert Love's preempt-kernel-rml-2.4.17-1 patch. The seams are
+ * where the scheduler and patch modules plug in: a scheduler and a preemption model implement
+ * the service-provider package {@link dev.kernellab.kernel.spi} alone; {@code KernelPatch},
+ * {@code Operation} and {@code Tracer} are seams of this package still, as they are handed the
+ * path language ({@code KernelPath}) the SPI does not yet view. {@code KernelBuilder} is the one
+ * place a kernel is composed.
  *
  * <p>Start reading with {@code KernelBuilder} (how a kernel is put together), then {@code Kernel}
  * (the booted kernel a user drives), {@code KernelPath} and {@code Interpreter} (how kernel code

@@ -1,5 +1,8 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.kernel.spi.CpuView;
+import dev.kernellab.kernel.spi.PreemptionModel;
+import dev.kernellab.kernel.spi.TaskView;
 /**
  * A stand-in for the preempt-kernel patch's decisions, for kernel-core's own tests: preempt
  * when the count is zero and need_resched is set. The real patch lives in the preempt module
@@ -9,12 +12,12 @@ package dev.kernellab.kernel;
 public final class CountZeroPreemption implements PreemptionModel {
 
   @Override
-  public boolean preemptOnIrqReturn(KernelCpu cpu, Task current) {
+  public boolean preemptOnIrqReturn(CpuView cpu, TaskView current) {
     return current.preemptCount() == 0 && current.needResched();
   }
 
   @Override
-  public boolean preemptOnEnable(KernelCpu cpu, Task current) {
+  public boolean preemptOnEnable(CpuView cpu, TaskView current) {
     return current.preemptCount() == 0 && current.needResched();
   }
 

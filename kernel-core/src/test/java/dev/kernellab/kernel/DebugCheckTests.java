@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.TaskView;
 import org.junit.jupiter.api.Test;
 
 /** The kernel's own debug checks raise a KernelBug naming the task, CPU and path. */
@@ -102,7 +104,7 @@ class DebugCheckTests {
     Scheduler broken =
         new ForwardingScheduler(new SimpleRoundRobinScheduler()) {
           @Override
-          public Task pickNext(int cpu, Task prev) {
+          public TaskView pickNext(int cpu, TaskView prev) {
             if (prev.comm().equals("t0")) {
               throw new IllegalStateException("runqueue corrupt");
             }

@@ -1,5 +1,10 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.kernel.spi.SchedEntity;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.SchedulerHost;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.List;
 
 /** Delegates every call; tests override single methods. Published in the test-jar. */
@@ -28,37 +33,37 @@ public class ForwardingScheduler implements Scheduler {
   }
 
   @Override
-  public SchedEntity createEntity(Task t) {
+  public SchedEntity createEntity(TaskView t) {
     return d.createEntity(t);
   }
 
   @Override
-  public void initIdle(Task idle, int cpu) {
+  public void initIdle(TaskView idle, int cpu) {
     d.initIdle(idle, cpu);
   }
 
   @Override
-  public void fork(Task parent, Task child) {
+  public void fork(TaskView parent, TaskView child) {
     d.fork(parent, child);
   }
 
   @Override
-  public void wakeUpNewTask(Task child, Task parent) {
+  public void wakeUpNewTask(TaskView child, TaskView parent) {
     d.wakeUpNewTask(child, parent);
   }
 
   @Override
-  public boolean tryToWakeUp(Task p, boolean sync) {
+  public boolean tryToWakeUp(TaskView p, boolean sync) {
     return d.tryToWakeUp(p, sync);
   }
 
   @Override
-  public void deactivate(Task prev, int cpu) {
+  public void deactivate(TaskView prev, int cpu) {
     d.deactivate(prev, cpu);
   }
 
   @Override
-  public Task pickNext(int cpu, Task prev) {
+  public TaskView pickNext(int cpu, TaskView prev) {
     return d.pickNext(cpu, prev);
   }
 
@@ -93,27 +98,27 @@ public class ForwardingScheduler implements Scheduler {
   }
 
   @Override
-  public boolean yield(Task current, int cpu) {
+  public boolean yield(TaskView current, int cpu) {
     return d.yield(current, cpu);
   }
 
   @Override
-  public void setNice(Task p, int nice) {
+  public void setNice(TaskView p, int nice) {
     d.setNice(p, nice);
   }
 
   @Override
-  public void setScheduler(Task p, SchedPolicy policy, int rtPriority) {
+  public void setScheduler(TaskView p, SchedPolicy policy, int rtPriority) {
     d.setScheduler(p, policy, rtPriority);
   }
 
   @Override
-  public boolean setCpusAllowed(Task p, long mask) {
+  public boolean setCpusAllowed(TaskView p, long mask) {
     return d.setCpusAllowed(p, mask);
   }
 
   @Override
-  public void reap(Task reaper, Task child) {
+  public void reap(TaskView reaper, TaskView child) {
     d.reap(reaper, child);
   }
 
@@ -128,7 +133,7 @@ public class ForwardingScheduler implements Scheduler {
   }
 
   @Override
-  public List<Task> queuedTasks() {
+  public List<TaskView> queuedTasks() {
     return d.queuedTasks();
   }
 

@@ -6,6 +6,10 @@ import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.spi.CpuView;
+import dev.kernellab.kernel.spi.PreemptionModel;
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -83,17 +87,17 @@ class InterpreterScenarioMoreTests {
           public void apply(KernelBuilder.Patching kernel) {
             kernel.preemptionModel(new PreemptionModel() {
               @Override
-              public boolean preemptOnIrqReturn(KernelCpu cpu, Task current) {
+              public boolean preemptOnIrqReturn(CpuView cpu, TaskView current) {
                 return false;
               }
 
               @Override
-              public boolean preemptOnEnable(KernelCpu cpu, Task current) {
+              public boolean preemptOnEnable(CpuView cpu, TaskView current) {
                 return false;
               }
 
               @Override
-              public boolean rescheduleAtCondResched(KernelCpu cpu, Task current) {
+              public boolean rescheduleAtCondResched(CpuView cpu, TaskView current) {
                 return false;
               }
             });

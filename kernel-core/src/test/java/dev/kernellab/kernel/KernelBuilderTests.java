@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.spi.PreemptionModel;
+import dev.kernellab.kernel.spi.Scheduler;
 import org.junit.jupiter.api.Test;
 
 class KernelBuilderTests {

@@ -6,6 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.SchedulerHost;
+import dev.kernellab.kernel.spi.SchedulerProvider;
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -23,10 +28,10 @@ class KernelInvariantsTests {
   private static final long MS = 1_000_000;
 
   /** A scheduler whose queue listing is passed through {@code lie}. */
-  private static Scheduler lying(UnaryOperator<List<Task>> lie, boolean ownCheckFails) {
+  private static Scheduler lying(UnaryOperator<List<TaskView>> lie, boolean ownCheckFails) {
     return new ForwardingScheduler(new SimpleRoundRobinScheduler()) {
       @Override
-      public List<Task> queuedTasks() {
+      public List<TaskView> queuedTasks() {
         return lie.apply(new ArrayList<>(super.queuedTasks()));
       }
 
@@ -98,8 +103,8 @@ class KernelInvariantsTests {
       }
 
       @Override
-      public List<Task> queuedTasks() {
-        List<Task> l = new ArrayList<>(super.queuedTasks());
+      public List<TaskView> queuedTasks() {
+        List<TaskView> l = new ArrayList<>(super.queuedTasks());
         host.allTasks().stream().filter(t -> t.comm().equals("S")).forEach(l::add);
         return l;
       }

@@ -8,6 +8,9 @@ import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -43,14 +46,14 @@ class KernelLifecycleTests {
     }
 
     @Override
-    public void initIdle(Task idle, int cpu) {
+    public void initIdle(TaskView idle, int cpu) {
       calls.add("initIdle " + idle.comm() + " cpu" + cpu + " task.cpu=" + idle.cpu()
           + " allowed=" + idle.cpusAllowed() + " entity=" + (idle.schedEntity() != null));
       super.initIdle(idle, cpu);
     }
 
     @Override
-    public void reap(Task reaper, Task child) {
+    public void reap(TaskView reaper, TaskView child) {
       calls.add("reap " + child.comm() + " by " + reaper.comm());
       super.reap(reaper, child);
     }

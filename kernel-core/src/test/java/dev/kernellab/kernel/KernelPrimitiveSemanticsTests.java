@@ -6,6 +6,10 @@ import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -203,7 +207,7 @@ class KernelPrimitiveSemanticsTests {
     List<String> woken = new ArrayList<>();
     Scheduler recording = new ForwardingScheduler(new SimpleRoundRobinScheduler()) {
       @Override
-      public boolean tryToWakeUp(Task p, boolean sync) {
+      public boolean tryToWakeUp(TaskView p, boolean sync) {
         boolean w = super.tryToWakeUp(p, sync);
         if (w && "ABCD".contains(p.comm())) {
           woken.add(p.comm());
@@ -242,13 +246,13 @@ class KernelPrimitiveSemanticsTests {
     List<String> calls = new ArrayList<>();
     Scheduler recording = new ForwardingScheduler(new SimpleRoundRobinScheduler()) {
       @Override
-      public void fork(Task parent, Task child) {
+      public void fork(TaskView parent, TaskView child) {
         calls.add("fork " + parent.comm() + " -> " + child.comm() + " " + child.state());
         super.fork(parent, child);
       }
 
       @Override
-      public void wakeUpNewTask(Task child, Task parent) {
+      public void wakeUpNewTask(TaskView child, TaskView parent) {
         if (parent != null) {
           calls.add("wake " + child.comm() + " from " + parent.comm());
         }

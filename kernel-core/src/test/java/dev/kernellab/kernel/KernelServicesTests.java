@@ -6,6 +6,8 @@ import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.DiskSpec;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -206,7 +208,7 @@ class KernelServicesTests {
     assertThat(ran).containsExactly("child");
     assertThat(k.task("child")).isEmpty();
     assertThat(k.task("parent")).isEmpty();
-    assertThat(k.scheduler().queuedTasks()).extracting(Task::comm).doesNotContain("parent", "child");
+    assertThat(k.scheduler().queuedTasks()).extracting(TaskView::comm).doesNotContain("parent", "child");
   }
 
   @Test

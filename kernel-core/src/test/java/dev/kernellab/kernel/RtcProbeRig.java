@@ -4,6 +4,7 @@ import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.spi.Scheduler;
 import java.util.ArrayList;
 import java.util.List;
 

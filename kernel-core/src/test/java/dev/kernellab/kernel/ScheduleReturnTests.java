@@ -6,6 +6,9 @@ import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -146,7 +149,7 @@ class ScheduleReturnTests {
     Scheduler recording =
         new ForwardingScheduler(new SimpleRoundRobinScheduler()) {
           @Override
-          public boolean tryToWakeUp(Task p, boolean sync) {
+          public boolean tryToWakeUp(TaskView p, boolean sync) {
             if (p.comm().startsWith("sleeper")) {
               syncs.add(sync);
             }

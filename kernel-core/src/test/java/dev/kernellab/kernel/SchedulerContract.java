@@ -3,6 +3,8 @@ package dev.kernellab.kernel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.kernel.StandaloneSchedulerHost.Ipi;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.Scheduler;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 

@@ -5,6 +5,10 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.lists;
 
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -173,9 +177,9 @@ public abstract class SchedulerStoryContract {
   private static void check(StandaloneSchedulerHost h, List<Task> all, List<Step> story, Step last) {
     Scheduler s = h.scheduler();
     s.checkInvariants();
-    List<Task> queued = s.queuedTasks();
-    Set<Task> seen = new HashSet<>();
-    for (Task t : queued) {
+    List<TaskView> queued = s.queuedTasks();
+    Set<TaskView> seen = new HashSet<>();
+    for (TaskView t : queued) {
       assertThat(seen.add(t)).as("%s queued twice after %s", t, story).isTrue();
       assertThat(t.isIdle()).as("idle task queued").isFalse();
     }

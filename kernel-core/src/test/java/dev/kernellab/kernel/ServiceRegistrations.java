@@ -1,5 +1,6 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.kernel.spi.Registry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URL;

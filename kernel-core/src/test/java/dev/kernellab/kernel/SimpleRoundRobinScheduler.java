@@ -1,5 +1,11 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.kernel.spi.SchedEntity;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.SchedulerHost;
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,22 +21,22 @@ public final class SimpleRoundRobinScheduler implements Scheduler {
   public static final int SLICE_TICKS = 5;
 
   private SchedulerHost host;
-  private final List<List<Task>> queues = new ArrayList<>();
+  private final List<List<TaskView>> queues = new ArrayList<>();
 
   private static final class Entity extends SchedEntity {
     int sliceLeft = SLICE_TICKS;
     boolean queued;
 
-    Entity(Task t) {
+    Entity(TaskView t) {
       super(t);
     }
   }
 
-  private static Entity e(Task t) {
+  private static Entity e(TaskView t) {
     return (Entity) t.schedEntity();
   }
 
-  private static int rank(Task t) {
+  private static int rank(TaskView t) {
     if (t.isIdle()) {
       return -1;
     }
@@ -56,29 +62,29 @@ public final class SimpleRoundRobinScheduler implements Scheduler {
   }
 
   @Override
-  public SchedEntity createEntity(Task t) {
+  public SchedEntity createEntity(TaskView t) {
     return new Entity(t);
   }
 
   @Override
-  public void initIdle(Task idle, int cpu) {}
+  public void initIdle(TaskView idle, int cpu) {}
 
   @Override
-  public void fork(Task parent, Task child) {}
+  public void fork(TaskView parent, TaskView child) {}
 
   @Override
-  public void wakeUpNewTask(Task child, Task parent) {
-    child.setState(TaskState.RUNNING);
+  public void wakeUpNewTask(TaskView child, TaskView parent) {
+    host.setRunning(child);
     enqueue(child, placement(child));
     preemptIfBetter(child);
   }
 
   @Override
-  public boolean tryToWakeUp(Task p, boolean sync) {
+  public boolean tryToWakeUp(TaskView p, boolean sync) {
     if (p.state() == TaskState.RUNNING || p.state() == TaskState.ZOMBIE || p.state() == TaskState.DEAD) {
       return false;
     }
-    p.setState(TaskState.RUNNING);
+    host.setRunning(p);
     if (e(p).queued) {
       return false;
     }
@@ -87,37 +93,37 @@ public final class SimpleRoundRobinScheduler implements Scheduler {
     return true;
   }
 
-  private int placement(Task p) {
+  private int placement(TaskView p) {
     return p.mayRunOn(p.cpu()) ? p.cpu() : Long.numberOfTrailingZeros(p.cpusAllowed());
   }
 
-  private void preemptIfBetter(Task p) {
-    Task cur = host.current(p.cpu());
+  private void preemptIfBetter(TaskView p) {
+    TaskView cur = host.current(p.cpu());
     if (rank(p) > rank(cur)) {
       host.reschedule(p.cpu());
     }
   }
 
-  private void enqueue(Task p, int cpu) {
-    p.setCpu(cpu);
+  private void enqueue(TaskView p, int cpu) {
+    host.setCpu(p, cpu);
     queues.get(cpu).add(p);
     e(p).queued = true;
   }
 
-  private void dequeue(Task p) {
+  private void dequeue(TaskView p) {
     queues.get(p.cpu()).remove(p);
     e(p).queued = false;
   }
 
   @Override
-  public void deactivate(Task prev, int cpu) {
+  public void deactivate(TaskView prev, int cpu) {
     dequeue(prev);
   }
 
   @Override
-  public Task pickNext(int cpu, Task prev) {
-    Task best = host.idle(cpu);
-    for (Task t : queues.get(cpu)) {
+  public TaskView pickNext(int cpu, TaskView prev) {
+    TaskView best = host.idle(cpu);
+    for (TaskView t : queues.get(cpu)) {
       if (rank(t) > rank(best)) {
         best = t;
       }
@@ -137,7 +143,7 @@ public final class SimpleRoundRobinScheduler implements Scheduler {
 
   @Override
   public void tick(int cpu, boolean userTick) {
-    Task cur = host.current(cpu);
+    TaskView cur = host.current(cpu);
     if (cur.isIdle() || cur.policy() == SchedPolicy.FIFO) {
       return;
     }
@@ -148,22 +154,22 @@ public final class SimpleRoundRobinScheduler implements Scheduler {
         dequeue(cur);
         enqueue(cur, cpu);
       }
-      cur.setNeedResched(true);
+      host.setNeedResched(cur, true);
     }
   }
 
   @Override
-  public boolean yield(Task current, int cpu) {
+  public boolean yield(TaskView current, int cpu) {
     dequeue(current);
     enqueue(current, cpu);
     return true;
   }
 
   @Override
-  public void setNice(Task p, int nice) {}
+  public void setNice(TaskView p, int nice) {}
 
   @Override
-  public void setScheduler(Task p, SchedPolicy policy, int rtPriority) {
+  public void setScheduler(TaskView p, SchedPolicy policy, int rtPriority) {
     if (e(p).queued) {
       dequeue(p);
       enqueue(p, p.cpu());
@@ -171,8 +177,8 @@ public final class SimpleRoundRobinScheduler implements Scheduler {
   }
 
   @Override
-  public boolean setCpusAllowed(Task p, long mask) {
-    p.setCpusAllowed(mask);
+  public boolean setCpusAllowed(TaskView p, long mask) {
+    host.setCpusAllowed(p, mask);
     if (p.mayRunOn(p.cpu())) {
       return false;
     }
@@ -185,7 +191,7 @@ public final class SimpleRoundRobinScheduler implements Scheduler {
   }
 
   @Override
-  public void reap(Task reaper, Task child) {}
+  public void reap(TaskView reaper, TaskView child) {}
 
   @Override
   public int nrRunning(int cpu) {
@@ -193,8 +199,8 @@ public final class SimpleRoundRobinScheduler implements Scheduler {
   }
 
   @Override
-  public List<Task> queuedTasks() {
-    List<Task> all = new ArrayList<>();
+  public List<TaskView> queuedTasks() {
+    List<TaskView> all = new ArrayList<>();
     queues.forEach(all::addAll);
     return all;
   }
@@ -202,7 +208,7 @@ public final class SimpleRoundRobinScheduler implements Scheduler {
   @Override
   public void checkInvariants() {
     for (int c = 0; c < queues.size(); c++) {
-      for (Task t : queues.get(c)) {
+      for (TaskView t : queues.get(c)) {
         if (t.cpu() != c || !e(t).queued) {
           throw new IllegalStateException(t + " on queue " + c + " but cpu=" + t.cpu());
         }

@@ -1,5 +1,6 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.kernel.spi.Scheduler;
 /** The test scheduler under the random stories every scheduler passes. */
 class SimpleRoundRobinSchedulerStoryTests extends SchedulerStoryContract {
 

@@ -1,8 +1,14 @@
 package dev.kernellab.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kernellab.hw.CostTable;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.SchedulerHost;
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -34,34 +40,34 @@ class StandaloneSchedulerHostTests {
     }
 
     @Override
-    public void initIdle(Task idle, int cpu) {
+    public void initIdle(TaskView idle, int cpu) {
       calls.add("initIdle " + idle.comm() + " cpu" + cpu + " allowed=" + idle.cpusAllowed()
           + " task.cpu=" + idle.cpu() + " entity=" + (idle.schedEntity() != null));
       super.initIdle(idle, cpu);
     }
 
     @Override
-    public void wakeUpNewTask(Task child, Task parent) {
+    public void wakeUpNewTask(TaskView child, TaskView parent) {
       calls.add("wakeUpNewTask " + child.comm() + " from " + (parent == null ? "-" : parent.comm())
           + " task.cpu=" + child.cpu() + " @" + host.thisCpu());
       super.wakeUpNewTask(child, parent);
     }
 
     @Override
-    public void fork(Task parent, Task child) {
+    public void fork(TaskView parent, TaskView child) {
       calls.add("fork " + parent.comm() + " -> " + child.comm() + " task.cpu=" + child.cpu()
           + " parent=" + (child.parent() == null ? "-" : child.parent().comm()) + " @" + host.thisCpu());
       super.fork(parent, child);
     }
 
     @Override
-    public void deactivate(Task prev, int cpu) {
+    public void deactivate(TaskView prev, int cpu) {
       calls.add("deactivate " + prev.comm() + " cpu" + cpu);
       super.deactivate(prev, cpu);
     }
 
     @Override
-    public Task pickNext(int cpu, Task prev) {
+    public TaskView pickNext(int cpu, TaskView prev) {
       calls.add("pickNext cpu" + cpu + " prev=" + prev.comm() + " need_resched=" + prev.needResched());
       return super.pickNext(cpu, prev);
     }
@@ -78,16 +84,28 @@ class StandaloneSchedulerHostTests {
     }
 
     @Override
-    public boolean tryToWakeUp(Task p, boolean sync) {
+    public boolean tryToWakeUp(TaskView p, boolean sync) {
       calls.add("tryToWakeUp " + p.comm() + " @" + host.thisCpu());
       return super.tryToWakeUp(p, sync);
     }
 
     @Override
-    public void reap(Task reaper, Task child) {
+    public void reap(TaskView reaper, TaskView child) {
       calls.add("reap " + child.comm() + " by " + reaper.comm());
       super.reap(reaper, child);
     }
+  }
+
+  /** A plug-in cannot make a task: the host writes only the kernel's own. */
+  @Test
+  void aHostRefusesATaskViewAPluginMadeItself() {
+    StandaloneSchedulerHost h = new StandaloneSchedulerHost(new SimpleRoundRobinScheduler(), 1, 100);
+    TaskView made = (TaskView) Proxy.newProxyInstance(TaskView.class.getClassLoader(),
+        new Class<?>[] {TaskView.class}, (p, m, a) -> m.getName().equals("toString") ? "made[7]" : null);
+    assertThatThrownBy(() -> h.setNeedResched(made, true))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("made[7] is not a task of a kernel");
+    assertThatThrownBy(() -> h.setRunning(null)).hasMessage("a scheduler handed back no task");
   }
 
   @Test

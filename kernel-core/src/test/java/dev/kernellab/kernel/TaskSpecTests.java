@@ -3,6 +3,7 @@ package dev.kernellab.kernel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import dev.kernellab.kernel.spi.SchedPolicy;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,5 +1,7 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.Scheduler;
 import java.util.SplittableRandom;
 
 /**

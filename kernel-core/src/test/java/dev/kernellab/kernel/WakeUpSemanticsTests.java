@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -41,7 +44,7 @@ class WakeUpSemanticsTests {
     }
 
     @Override
-    public boolean tryToWakeUp(Task p, boolean sync) {
+    public boolean tryToWakeUp(TaskView p, boolean sync) {
       boolean w = super.tryToWakeUp(p, sync);
       if (w && !p.comm().equals("W") && !p.comm().startsWith("ksoftirqd")) {
         woken.add(p.comm() + (sync ? "/sync" : ""));

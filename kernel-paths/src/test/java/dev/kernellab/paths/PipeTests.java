@@ -8,7 +8,7 @@ import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.SimpleRoundRobinScheduler;
 import dev.kernellab.kernel.TaskSpec;
-import dev.kernellab.kernel.TaskState;
+import dev.kernellab.kernel.spi.TaskState;
 import dev.kernellab.paths.fs.Pipe;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,7 @@ package dev.kernellab.lab;
 
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.kernel.spi.SchedulerProvider;
 import dev.kernellab.workloads.Workload;
 import dev.kernellab.workloads.Workloads;
 import dev.kernellab.workloads.rtapp.RtAppWorkload;

@@ -2,7 +2,7 @@ package dev.kernellab.lab;
 
 import dev.kernellab.kernel.KernelPatch;
 import dev.kernellab.kernel.KernelPatchProvider;
-import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.kernel.spi.SchedulerProvider;
 import dev.kernellab.paths.CatalogPatch;
 import dev.kernellab.paths.CatalogTable;
 import dev.kernellab.paths.Kernel24Paths;
@@ -13,9 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code kernel-lab list}: what exists, one line each. */
 @Command(

@@ -1,6 +1,6 @@
 package dev.kernellab.lab;
 
-import dev.kernellab.kernel.Registry;
+import dev.kernellab.kernel.spi.Registry;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;

@@ -1,9 +1,9 @@
 package dev.kernellab.preempt;
 
 import dev.kernellab.hw.Models;
-import dev.kernellab.kernel.KernelCpu;
-import dev.kernellab.kernel.PreemptionModel;
-import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.spi.CpuView;
+import dev.kernellab.kernel.spi.PreemptionModel;
+import dev.kernellab.kernel.spi.TaskView;
 
 /**
  * The preemption decisions of CONFIG_PREEMPT.
@@ -40,14 +40,14 @@ public final class PreemptKernelModel implements PreemptionModel {
   @Models(file = "arch/i386/kernel/entry.S", function = "ret_from_intr",
       version = "preempt-kernel-rml-2.4.17-1")
   @Override
-  public boolean preemptOnIrqReturn(KernelCpu cpu, Task current) {
+  public boolean preemptOnIrqReturn(CpuView cpu, TaskView current) {
     return current.preemptCount() == 0 && current.needResched();
   }
 
   @Models(file = "include/linux/spinlock.h", function = "preempt_enable",
       version = "preempt-kernel-rml-2.4.17-1")
   @Override
-  public boolean preemptOnEnable(KernelCpu cpu, Task current) {
+  public boolean preemptOnEnable(CpuView cpu, TaskView current) {
     return current.preemptCount() == 0 && current.needResched();
   }
 

@@ -13,7 +13,7 @@ import dev.kernellab.kernel.SimpleRoundRobinScheduler;
 import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.TaskSpec;
-import dev.kernellab.kernel.TaskState;
+import dev.kernellab.kernel.spi.TaskState;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -95,6 +95,29 @@ class ArchitectureTests {
         .isInstanceOf(AssertionError.class);
   }
 
+  /** The implementation depends on the SPI, never the other way. */
+  @Test
+  void theSpiKnowsNoImplementation() {
+    noClasses().that().resideInAPackage("dev.kernellab.kernel.spi..")
+        .should().dependOnClassesThat().resideInAPackage("dev.kernellab.kernel")
+        .because("a plug-in sees kernel-core through its SPI's interfaces and views")
+        .check(classes);
+  }
+
+  /** A scheduler is a plug-in of the SPI alone: it sees tasks as views and writes through its host. */
+  @ParameterizedTest
+  @MethodSource("schedulers")
+  void aSchedulerUsesOnlyTheSpi(String module) {
+    noClasses().that().resideInAPackage("dev.kernellab." + module + "..")
+        .should().dependOnClassesThat().resideInAPackage("dev.kernellab.kernel")
+        .because(module + " implements dev.kernellab.kernel.spi.Scheduler")
+        .check(classes);
+  }
+
+  static List<String> schedulers() {
+    return List.of("sched.o1", "sched.goodness");
+  }
+
   @Test
   void theModulesHaveNoCycle() {
     slices().matching("dev.kernellab.(*)..").should().beFreeOfCycles().check(classes);

@@ -10,10 +10,11 @@ import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.RtcProbeRig;
-import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.SchedulerProvider;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -56,7 +57,7 @@ class GoodnessScheduleOrderTests {
           }
 
           @Override
-          public Task pickNext(int cpu, Task prev) {
+          public TaskView pickNext(int cpu, TaskView prev) {
             if (prevInWindow[0] == prev && switchedBackToPrev[0] >= 0) {
               picksByPrevAfterWindow.add(new long[] {kernel[0].now()});
             }

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.Scheduler;
-import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.kernel.StandaloneSchedulerHost;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.SchedulerProvider;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 

@@ -3,7 +3,7 @@ package dev.kernellab.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.kernel.RtcProbeRig;
-import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.kernel.spi.SchedulerProvider;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

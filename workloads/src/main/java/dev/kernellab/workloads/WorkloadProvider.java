@@ -1,6 +1,6 @@
 package dev.kernellab.workloads;
 
-import dev.kernellab.kernel.Registry;
+import dev.kernellab.kernel.spi.Registry;
 
 /**
  * Registers a {@link Workload} under a name, found through {@link Workloads#REGISTRY}: a module

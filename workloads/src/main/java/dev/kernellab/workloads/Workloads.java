@@ -1,6 +1,6 @@
 package dev.kernellab.workloads;
 
-import dev.kernellab.kernel.Registry;
+import dev.kernellab.kernel.spi.Registry;
 import java.util.List;
 
 /**

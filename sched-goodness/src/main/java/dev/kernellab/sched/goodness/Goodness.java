@@ -6,9 +6,9 @@ import static dev.kernellab.sched.goodness.GoodnessTunables.RT_GOODNESS_BASE;
 import static dev.kernellab.sched.goodness.GoodnessTunables.YIELD_GOODNESS;
 
 import dev.kernellab.hw.Models;
-import dev.kernellab.kernel.Mm;
-import dev.kernellab.kernel.SchedPolicy;
-import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.spi.MmView;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.Objects;
 
 /**
@@ -56,7 +56,7 @@ public final class Goodness {
    * @param smp true for a CONFIG_SMP kernel (adds the PROC_CHANGE_PENALTY term)
    */
   @Models(file = "kernel/sched.c", function = "goodness", version = "2.4.17")
-  public static int goodness(Task p, int thisCpu, Mm thisMm, boolean smp) {
+  public static int goodness(TaskView p, int thisCpu, MmView thisMm, boolean smp) {
     GoodnessEntity e = GoodnessEntity.of(p);
     if (e.schedYield) {
       return YIELD_GOODNESS;
@@ -82,12 +82,12 @@ public final class Goodness {
    * active mm of {@code cpu}, where {@code curr} runs. Positive means p should preempt curr.
    */
   @Models(file = "kernel/sched.c", function = "preemption_goodness", version = "2.4.17")
-  public static int preemptionGoodness(Task curr, Task p, int cpu, Mm activeMm, boolean smp) {
+  public static int preemptionGoodness(TaskView curr, TaskView p, int cpu, MmView activeMm, boolean smp) {
     return goodness(p, cpu, activeMm, smp) - goodness(curr, cpu, activeMm, smp);
   }
 
   /** The task's nice as goodness() sees it: cpu_idle() sets 20 on the idle task. */
-  static int nice(Task p) {
+  static int nice(TaskView p) {
     return p.isIdle() ? IDLE_NICE : p.nice();
   }
 }

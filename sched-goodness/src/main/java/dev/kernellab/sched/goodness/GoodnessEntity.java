@@ -1,9 +1,9 @@
 package dev.kernellab.sched.goodness;
 
 import dev.kernellab.hw.Models;
-import dev.kernellab.kernel.SchedEntity;
-import dev.kernellab.kernel.SchedulerHost;
-import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.spi.SchedEntity;
+import dev.kernellab.kernel.spi.SchedulerHost;
+import dev.kernellab.kernel.spi.TaskView;
 
 /**
  * Models include/linux/sched.h: the 2.4 scheduler's fields of {@code struct task_struct}
@@ -11,7 +11,7 @@ import dev.kernellab.kernel.Task;
  * and {@code cpus_runnable}.
  *
  * <p>The generic fields the 2.4 scheduler also reads ({@code nice}, {@code policy},
- * {@code rt_priority}, {@code processor}, {@code cpus_allowed}, {@code mm}) live on {@link Task}.
+ * {@code rt_priority}, {@code processor}, {@code cpus_allowed}, {@code mm}) live on {@link TaskView}.
  * Read-only to users: {@link #counter()} is what a report or a test inspects.
  */
 @Models(file = "include/linux/sched.h", function = "struct task_struct", version = "2.4.17")
@@ -44,7 +44,7 @@ public final class GoodnessEntity extends SchedEntity {
   boolean onRunqueue;
   int nrCpu; // while queued: the CPU whose nr_running share counts this task
 
-  GoodnessEntity(Task task, int counter) {
+  GoodnessEntity(TaskView task, int counter) {
     super(task);
     this.counter = counter;
   }
@@ -94,7 +94,7 @@ public final class GoodnessEntity extends SchedEntity {
   }
 
   /** The fields of {@code t}, which must have been created by a {@link GoodnessScheduler}. */
-  static GoodnessEntity of(Task t) {
+  static GoodnessEntity of(TaskView t) {
     return (GoodnessEntity) t.schedEntity();
   }
 

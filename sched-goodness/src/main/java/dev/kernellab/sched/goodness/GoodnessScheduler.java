@@ -5,12 +5,12 @@ import static dev.kernellab.sched.goodness.GoodnessTunables.IDLE_COUNTER;
 import static dev.kernellab.sched.goodness.GoodnessTunables.MAX_COUNTER;
 
 import dev.kernellab.hw.Models;
-import dev.kernellab.kernel.SchedEntity;
-import dev.kernellab.kernel.SchedPolicy;
-import dev.kernellab.kernel.Scheduler;
-import dev.kernellab.kernel.SchedulerHost;
-import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.TaskState;
+import dev.kernellab.kernel.spi.SchedEntity;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.SchedulerHost;
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.List;
 
 /**
@@ -93,12 +93,12 @@ public final class GoodnessScheduler implements Scheduler {
 
   /** A parentless task starts with DEF_COUNTER, the init task's counter; fork overwrites it. */
   @Override
-  public SchedEntity createEntity(Task t) {
+  public SchedEntity createEntity(TaskView t) {
     return new GoodnessEntity(t, DEF_COUNTER(hz));
   }
 
   @Override
-  public void initIdle(Task idle, int cpu) {
+  public void initIdle(TaskView idle, int cpu) {
     GoodnessEntity e = GoodnessEntity.of(idle);
     e.counter = IDLE_COUNTER;
     e.setCpu(host, cpu);
@@ -108,7 +108,7 @@ public final class GoodnessScheduler implements Scheduler {
   /** The idle task forks like init_task before cpu_idle(): the child gets DEF_COUNTER. */
   @Models(file = "kernel/fork.c", function = "do_fork", version = "2.4.17")
   @Override
-  public void fork(Task parent, Task child) {
+  public void fork(TaskView parent, TaskView child) {
     GoodnessEntity c = GoodnessEntity.of(child);
     if (parent.isIdle()) {
       c.counter = DEF_COUNTER(hz);
@@ -125,14 +125,14 @@ public final class GoodnessScheduler implements Scheduler {
   }
 
   @Override
-  public void wakeUpNewTask(Task child, Task parent) {
+  public void wakeUpNewTask(TaskView child, TaskView parent) {
     tryToWakeUp(child, false);
   }
 
   /** Zombies and reaped tasks cannot be woken; a task already on the list stays where it is. */
   @Models(file = "kernel/sched.c", function = "try_to_wake_up", version = "2.4.17")
   @Override
-  public boolean tryToWakeUp(Task p, boolean sync) {
+  public boolean tryToWakeUp(TaskView p, boolean sync) {
     if (p.state() == TaskState.ZOMBIE || p.state() == TaskState.DEAD) {
       return false;
     }
@@ -154,7 +154,7 @@ public final class GoodnessScheduler implements Scheduler {
   }
 
   @Override
-  public void deactivate(Task prev, int cpu) {
+  public void deactivate(TaskView prev, int cpu) {
     runqueue.lock();
     try {
       runqueue.remove(GoodnessEntity.of(prev));
@@ -164,7 +164,7 @@ public final class GoodnessScheduler implements Scheduler {
   }
 
   @Override
-  public Task pickNext(int cpu, Task prev) {
+  public TaskView pickNext(int cpu, TaskView prev) {
     return loop.pickNext(cpu, prev);
   }
 
@@ -207,7 +207,7 @@ public final class GoodnessScheduler implements Scheduler {
   @Models(file = "kernel/timer.c", function = "update_process_times", version = "2.4.17")
   @Override
   public void tick(int cpu, boolean userTick) {
-    Task p = data.curr(cpu);
+    TaskView p = data.curr(cpu);
     if (p.isIdle()) {
       return;
     }
@@ -221,7 +221,7 @@ public final class GoodnessScheduler implements Scheduler {
   /** {@code sys_sched_yield}: acts only if a task waits; RT tasks go to the tail unflagged. */
   @Models(file = "kernel/sched.c", function = "sys_sched_yield", version = "2.4.17")
   @Override
-  public boolean yield(Task current, int cpu) {
+  public boolean yield(TaskView current, int cpu) {
     GoodnessEntity e = GoodnessEntity.of(current);
     if (current.isIdle() || !e.onRunqueue) {
       return false;
@@ -247,14 +247,14 @@ public final class GoodnessScheduler implements Scheduler {
   /** {@code sys_setpriority}: only nice changes; goodness and the next epoch do the rest. */
   @Models(file = "kernel/sys.c", function = "sys_setpriority", version = "2.4.17")
   @Override
-  public void setNice(Task p, int nice) {
+  public void setNice(TaskView p, int nice) {
     host.setNice(p, nice);
   }
 
   /** Assigning policy clears the SCHED_YIELD bit, as {@code p->policy = policy} does in C. */
   @Models(file = "kernel/sched.c", function = "setscheduler", version = "2.4.17")
   @Override
-  public void setScheduler(Task p, SchedPolicy policy, int rtPriority) {
+  public void setScheduler(TaskView p, SchedPolicy policy, int rtPriority) {
     host.setPolicy(p, policy, rtPriority);
     GoodnessEntity e = GoodnessEntity.of(p);
     e.schedYield = false;
@@ -275,7 +275,7 @@ public final class GoodnessScheduler implements Scheduler {
    * schedule() checks cpus_allowed.
    */
   @Override
-  public boolean setCpusAllowed(Task p, long mask) {
+  public boolean setCpusAllowed(TaskView p, long mask) {
     host.setCpusAllowed(p, mask);
     GoodnessEntity e = GoodnessEntity.of(p);
     if (!e.hasCpu() || p.mayRunOn(p.cpu())) {
@@ -292,7 +292,7 @@ public final class GoodnessScheduler implements Scheduler {
   /** {@code release_task}: the reaper gets the child's unused counter, capped at MAX_COUNTER. */
   @Models(file = "kernel/exit.c", function = "release_task", version = "2.4.17")
   @Override
-  public void reap(Task reaper, Task child) {
+  public void reap(TaskView reaper, TaskView child) {
     if (reaper.isIdle()) {
       return;
     }
@@ -306,7 +306,7 @@ public final class GoodnessScheduler implements Scheduler {
   }
 
   @Override
-  public List<Task> queuedTasks() {
+  public List<TaskView> queuedTasks() {
     return runqueue.tasks();
   }
 
@@ -316,7 +316,7 @@ public final class GoodnessScheduler implements Scheduler {
   }
 
   /** goodness() of {@code p} as a schedule() on {@code cpu} would compute it now. */
-  public int goodness(Task p, int cpu) {
+  public int goodness(TaskView p, int cpu) {
     return Goodness.goodness(p, cpu, data.activeMm(cpu), smp);
   }
 
@@ -324,7 +324,7 @@ public final class GoodnessScheduler implements Scheduler {
   public void checkInvariants() {
     runqueue.check();
     data.check(host);
-    for (Task t : host.allTasks()) {
+    for (TaskView t : host.allTasks()) {
       if (!t.isIdle() && GoodnessEntity.of(t).counter < 0) {
         throw new IllegalStateException(t + " has a negative counter " + GoodnessEntity.of(t));
       }

@@ -1,11 +1,11 @@
 package dev.kernellab.sched.goodness;
 
-import dev.kernellab.kernel.Scheduler;
-import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.SchedulerProvider;
 
 /**
  * Registers {@link GoodnessScheduler} as {@code "goodness"} (listed in
- * {@code META-INF/services/dev.kernellab.kernel.SchedulerProvider}).
+ * {@code META-INF/services/dev.kernellab.kernel.spi.SchedulerProvider}).
  */
 public final class GoodnessSchedulerProvider implements SchedulerProvider {
 

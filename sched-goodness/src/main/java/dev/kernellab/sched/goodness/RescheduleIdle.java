@@ -1,8 +1,8 @@
 package dev.kernellab.sched.goodness;
 
 import dev.kernellab.hw.Models;
-import dev.kernellab.kernel.SchedulerHost;
-import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.spi.SchedulerHost;
+import dev.kernellab.kernel.spi.TaskView;
 
 /**
  * Models kernel/sched.c: {@code reschedule_idle()} (2.4.17): where a task that became runnable
@@ -50,7 +50,7 @@ final class RescheduleIdle {
 
   /** {@code reschedule_idle(p)}: p is runnable and not running; maybe ask a CPU to pick it. */
   @Models(file = "kernel/sched.c", function = "reschedule_idle", version = "2.4.17")
-  void run(Task p) {
+  void run(TaskView p) {
     runqueue.assertLocked();
     if (!smp) {
       int cpu = host.thisCpu();
@@ -74,7 +74,7 @@ final class RescheduleIdle {
       if (!e.canSchedule(cpu)) {
         continue;
       }
-      Task tsk = data.curr(cpu);
+      TaskView tsk = data.curr(cpu);
       if (tsk.isIdle()) {
         if (!idleFound || data.lastScheduleNs(cpu) < oldestIdleNs) {
           idleFound = true;
@@ -99,7 +99,7 @@ final class RescheduleIdle {
 
   /** The busy path: {@code tsk->need_resched = 1; smp_send_reschedule()}, flag set or not. */
   private void reschedBusy(int cpu) {
-    Task t = data.curr(cpu);
+    TaskView t = data.curr(cpu);
     if (host.current(cpu) == t) {
       host.rescheduleAndInterrupt(cpu);
     } else {
@@ -113,7 +113,7 @@ final class RescheduleIdle {
    * directly, as the kernel does for its own CPU (no IPI is ever sent to oneself).
    */
   private void resched(int cpu) {
-    Task t = data.curr(cpu);
+    TaskView t = data.curr(cpu);
     if (host.current(cpu) == t) {
       host.reschedule(cpu);
     } else {

@@ -1,7 +1,7 @@
 package dev.kernellab.sched.goodness;
 
 import dev.kernellab.hw.Models;
-import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -145,8 +145,8 @@ final class RunqueueList {
   }
 
   /** The queued tasks, head first. */
-  List<Task> tasks() {
-    List<Task> l = new ArrayList<>(nrRunning);
+  List<TaskView> tasks() {
+    List<TaskView> l = new ArrayList<>(nrRunning);
     for (GoodnessEntity e = head; e != null; e = e.next) {
       l.add(e.task());
     }

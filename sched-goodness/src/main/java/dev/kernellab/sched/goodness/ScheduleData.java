@@ -1,9 +1,9 @@
 package dev.kernellab.sched.goodness;
 
 import dev.kernellab.hw.Models;
-import dev.kernellab.kernel.Mm;
-import dev.kernellab.kernel.SchedulerHost;
-import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.spi.MmView;
+import dev.kernellab.kernel.spi.SchedulerHost;
+import dev.kernellab.kernel.spi.TaskView;
 
 /**
  * Models kernel/sched.c: {@code struct schedule_data} in {@code aligned_data[NR_CPUS]}
@@ -28,25 +28,25 @@ final class ScheduleData {
    * page tables no user task shares.
    */
 
-  private final Task[] curr; // cpu_curr(cpu): idle, or a task whose cpus_runnable is 1 << cpu
+  private final TaskView[] curr; // cpu_curr(cpu): idle, or a task whose cpus_runnable is 1 << cpu
   private final long[] lastScheduleNs; // time of the CPU's last switch; 0 before any
-  private final Mm[] activeMm; // mm loaded on the CPU; null = init_mm
+  private final MmView[] activeMm; // mm loaded on the CPU; null = init_mm
 
   ScheduleData(int cpus) {
-    curr = new Task[cpus];
+    curr = new TaskView[cpus];
     lastScheduleNs = new long[cpus];
-    activeMm = new Mm[cpus];
+    activeMm = new MmView[cpus];
   }
 
   /** {@code init_idle}: the CPU starts in its idle task. */
   @Models(file = "kernel/sched.c", function = "init_idle", version = "2.4.17")
-  void initIdle(int cpu, Task idle) {
+  void initIdle(int cpu, TaskView idle) {
     curr[cpu] = idle;
   }
 
   /** {@code cpu_curr(cpu)}. */
   @Models(file = "kernel/sched.c", function = "cpu_curr", version = "2.4.17")
-  Task curr(int cpu) {
+  TaskView curr(int cpu) {
     return curr[cpu];
   }
 
@@ -57,12 +57,12 @@ final class ScheduleData {
   }
 
   /** The CPU's {@code active_mm}; null for init_mm. */
-  Mm activeMm(int cpu) {
+  MmView activeMm(int cpu) {
     return activeMm[cpu];
   }
 
   /** schedule() switches {@code cpu} to {@code next} at {@code nowNs}. */
-  void switchTo(int cpu, Task next, long nowNs) {
+  void switchTo(int cpu, TaskView next, long nowNs) {
     curr[cpu] = next;
     lastScheduleNs[cpu] = nowNs;
     if (next.mm() != null) {
@@ -78,7 +78,7 @@ final class ScheduleData {
   /** CPUs running a task other than their idle task. */
   int busyCpus() {
     int n = 0;
-    for (Task t : curr) {
+    for (TaskView t : curr) {
       if (!t.isIdle()) {
         n++;
       }
@@ -94,7 +94,7 @@ final class ScheduleData {
   /** Checks that cpu_curr agrees with the host and with cpus_runnable; throws otherwise. */
   void check(SchedulerHost host) {
     for (int cpu = 0; cpu < curr.length; cpu++) {
-      Task t = curr[cpu];
+      TaskView t = curr[cpu];
       if (t != host.current(cpu)) {
         throw new IllegalStateException("cpu_curr(" + cpu + ") is " + t + " but cpu" + cpu
             + " runs " + host.current(cpu));

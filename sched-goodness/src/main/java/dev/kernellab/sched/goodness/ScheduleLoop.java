@@ -4,10 +4,10 @@ import static dev.kernellab.sched.goodness.GoodnessTunables.NICE_TO_TICKS;
 import static dev.kernellab.sched.goodness.GoodnessTunables.NO_CANDIDATE_GOODNESS;
 
 import dev.kernellab.hw.Models;
-import dev.kernellab.kernel.SchedPolicy;
-import dev.kernellab.kernel.SchedulerHost;
-import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.TaskState;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.SchedulerHost;
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
 
 /**
  * Models kernel/sched.c: the policy half of {@code schedule()} with its goodness loop and
@@ -59,7 +59,7 @@ final class ScheduleLoop {
 
   /** schedule() on {@code cpu}, whose current task is {@code prev}: the task to run next. */
   @Models(file = "kernel/sched.c", function = "schedule", version = "2.4.17")
-  Task pickNext(int cpu, Task prev) {
+  TaskView pickNext(int cpu, TaskView prev) {
     if (prev != data.curr(cpu)) {
       throw new IllegalStateException("schedule() on cpu" + cpu + " for " + prev
           + " but cpu_curr is " + data.curr(cpu));
@@ -73,7 +73,7 @@ final class ScheduleLoop {
           runqueue.moveLast(pe);
         }
       }
-      Task next = select(cpu, null);
+      TaskView next = select(cpu, null);
       while (bestWeight == 0) {
         runqueue.unlock();
         recalculate();
@@ -92,7 +92,7 @@ final class ScheduleLoop {
   }
 
   @Models(file = "kernel/sched.c", function = "__schedule_tail", version = "2.4.17")
-  private void switchTo(int cpu, Task prev, Task next, boolean prevYielded) {
+  private void switchTo(int cpu, TaskView prev, TaskView next, boolean prevYielded) {
     data.switchTo(cpu, next, host.now());
     GoodnessEntity ne = GoodnessEntity.of(next);
     ne.setCpu(host, cpu);
@@ -112,8 +112,8 @@ final class ScheduleLoop {
    * idle task; sets {@link #bestWeight}. {@code leaving}, if not null, is skipped (a task about
    * to be deactivated).
    */
-  private Task select(int cpu, GoodnessEntity leaving) {
-    Task next = host.idle(cpu);
+  private TaskView select(int cpu, GoodnessEntity leaving) {
+    TaskView next = host.idle(cpu);
     int c = NO_CANDIDATE_GOODNESS;
     for (GoodnessEntity e = runqueue.first(); e != null; e = e.next) {
       if (e != leaving && e.canSchedule(cpu)) {
@@ -131,7 +131,7 @@ final class ScheduleLoop {
   /** The epoch recalculation: every task, runnable or not; idle tasks keep cpu_idle()'s -100. */
   private void recalculate() {
     recalculations++;
-    for (Task t : host.allTasks()) {
+    for (TaskView t : host.allTasks()) {
       if (!t.isIdle()) {
         GoodnessEntity e = GoodnessEntity.of(t);
         e.counter = (e.counter >> 1) + NICE_TO_TICKS(t.nice(), hz);
@@ -147,7 +147,7 @@ final class ScheduleLoop {
    * has blocked is not counted, whether or not it was deactivated yet.
    */
   long costNs(int cpu, boolean unlocked) {
-    Task prev = data.curr(cpu);
+    TaskView prev = data.curr(cpu);
     GoodnessEntity pe = GoodnessEntity.of(prev);
     boolean prevLeaves = pe.onRunqueue && prev.state() != TaskState.RUNNING
         && !(prev.state() == TaskState.INTERRUPTIBLE && prev.signalPending());

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-import dev.kernellab.kernel.SchedPolicy;
 import dev.kernellab.kernel.StandaloneSchedulerHost;
 import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.TaskState;
 import dev.kernellab.kernel.TestTasks;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.TaskState;
 import org.junit.jupiter.api.Test;
 
 /**

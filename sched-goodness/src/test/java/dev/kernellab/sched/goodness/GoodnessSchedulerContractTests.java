@@ -1,7 +1,7 @@
 package dev.kernellab.sched.goodness;
 
-import dev.kernellab.kernel.Scheduler;
 import dev.kernellab.kernel.SchedulerContract;
+import dev.kernellab.kernel.spi.Scheduler;
 
 /**
  * The 2.4.17 scheduler passes kernel-core's scheduler contract on 1, 2 and 4 CPUs.

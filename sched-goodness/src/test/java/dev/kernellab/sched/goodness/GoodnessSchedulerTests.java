@@ -2,11 +2,11 @@ package dev.kernellab.sched.goodness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kernellab.kernel.SchedPolicy;
-import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.kernel.StandaloneSchedulerHost;
 import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.TestTasks;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.SchedulerProvider;
 import org.junit.jupiter.api.Test;
 
 /** The 2.4.17 rules for counters outside schedule(): epochs, tick, fork, exit, yield, nice. */

@@ -3,11 +3,11 @@ package dev.kernellab.sched.goodness;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.kernel.ForwardingScheduler;
-import dev.kernellab.kernel.Mm;
-import dev.kernellab.kernel.SchedPolicy;
-import dev.kernellab.kernel.SchedulerHost;
-import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.TaskState;
+import dev.kernellab.kernel.spi.MmView;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.SchedulerHost;
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -23,7 +23,7 @@ final class ReferenceCheckedScheduler extends ForwardingScheduler {
 
   private final GoodnessScheduler real;
   private SchedulerHost host;
-  private Mm[] activeMm; // the reference's own lazy-TLB bookkeeping
+  private MmView[] activeMm; // the reference's own lazy-TLB bookkeeping
   int picks;
   int recalculationsSeen;
   int rtPicksChecked;
@@ -40,13 +40,13 @@ final class ReferenceCheckedScheduler extends ForwardingScheduler {
   }
 
   /** The reference goodness(): written from 2.4.17 kernel/sched.c, not from Goodness. */
-  int referenceGoodness(Task p, int cpu) {
+  int referenceGoodness(TaskView p, int cpu) {
     return p.isIdle() ? referenceGoodness(p, cpu, 0, false)
         : referenceGoodness(p, cpu, GoodnessEntity.of(p).counter(), false);
   }
 
   /** The reference goodness() with {@code counter}, recalculated first if {@code epochEnd}. */
-  private int referenceGoodness(Task p, int cpu, int counter, boolean epochEnd) {
+  private int referenceGoodness(TaskView p, int cpu, int counter, boolean epochEnd) {
     boolean smp = host.cpuCount() > 1;
     int affinity = smp && p.cpu() == cpu ? 15 : 0;
     boolean sameMm = p.mm() == null || Objects.equals(p.mm(), activeMm[cpu]);
@@ -63,14 +63,14 @@ final class ReferenceCheckedScheduler extends ForwardingScheduler {
     return c == 0 ? 0 : c + affinity + (sameMm ? 1 : 0) + 20 - p.nice();
   }
 
-  private List<Task> candidates(int cpu, Task prev) {
-    List<Task> order = new ArrayList<>(real.queuedTasks());
+  private List<TaskView> candidates(int cpu, TaskView prev) {
+    List<TaskView> order = new ArrayList<>(real.queuedTasks());
     GoodnessEntity pe = GoodnessEntity.of(prev);
     if (prev.policy() == SchedPolicy.RR && pe.counter() == 0 && order.remove(prev)) {
       order.add(prev); // SCHED_RR expiry goes to the tail before the walk
     }
-    List<Task> result = new ArrayList<>();
-    for (Task t : order) {
+    List<TaskView> result = new ArrayList<>();
+    for (TaskView t : order) {
       boolean elsewhere = false;
       for (int c = 0; c < host.cpuCount(); c++) {
         elsewhere |= c != cpu && host.current(c) == t;
@@ -82,10 +82,10 @@ final class ReferenceCheckedScheduler extends ForwardingScheduler {
     return result;
   }
 
-  private Task firstBest(List<Task> candidates, int cpu, boolean epochEnd) {
-    Task best = host.idle(cpu);
+  private TaskView firstBest(List<TaskView> candidates, int cpu, boolean epochEnd) {
+    TaskView best = host.idle(cpu);
     int c = -1000;
-    for (Task t : candidates) {
+    for (TaskView t : candidates) {
       int w = referenceGoodness(t, cpu, GoodnessEntity.of(t).counter(), epochEnd);
       if (w > c) {
         c = w;
@@ -95,9 +95,9 @@ final class ReferenceCheckedScheduler extends ForwardingScheduler {
     return best;
   }
 
-  private String describe(List<Task> cands, int cpu) {
+  private String describe(List<TaskView> cands, int cpu) {
     StringBuilder b = new StringBuilder();
-    for (Task t : cands) {
+    for (TaskView t : cands) {
       b.append(GoodnessEntity.of(t)).append(" ref=").append(referenceGoodness(t, cpu))
           .append(" real=").append(real.goodness(t, cpu)).append("; ");
     }
@@ -105,15 +105,15 @@ final class ReferenceCheckedScheduler extends ForwardingScheduler {
   }
 
   @Override
-  public Task pickNext(int cpu, Task prev) {
-    List<Task> cands = candidates(cpu, prev);
+  public TaskView pickNext(int cpu, TaskView prev) {
+    List<TaskView> cands = candidates(cpu, prev);
     int max = cands.stream().mapToInt(t -> referenceGoodness(t, cpu)).max().orElse(-1000);
     boolean anyRt = cands.stream().anyMatch(t -> t.policy().isRealTime());
-    Task expected = firstBest(cands, cpu, max == 0);
+    TaskView expected = firstBest(cands, cpu, max == 0);
     String view = describe(cands, cpu);
     long before = real.recalculations();
 
-    Task next = real.pickNext(cpu, prev);
+    TaskView next = real.pickNext(cpu, prev);
 
     long recalcs = real.recalculations() - before;
     assertThat(recalcs).as("recalculations when the best goodness is %d", max)
@@ -135,11 +135,11 @@ final class ReferenceCheckedScheduler extends ForwardingScheduler {
     return next;
   }
 
-  private boolean checkedWakeUp(Task p, boolean viaNewTask, boolean sync) {
+  private boolean checkedWakeUp(TaskView p, boolean viaNewTask, boolean sync) {
     boolean up = host.cpuCount() == 1;
     boolean eligible = up && !sync && !GoodnessEntity.of(p).onRunqueue()
         && p.state() != TaskState.ZOMBIE && p.state() != TaskState.DEAD;
-    Task cur = host.current(0);
+    TaskView cur = host.current(0);
     boolean flagBefore = cur.needResched();
     int pg = referenceGoodness(p, 0) - referenceGoodness(cur, 0);
     boolean woken;
@@ -162,19 +162,19 @@ final class ReferenceCheckedScheduler extends ForwardingScheduler {
   }
 
   @Override
-  public boolean tryToWakeUp(Task p, boolean sync) {
+  public boolean tryToWakeUp(TaskView p, boolean sync) {
     return checkedWakeUp(p, false, sync);
   }
 
   @Override
-  public void wakeUpNewTask(Task child, Task parent) {
+  public void wakeUpNewTask(TaskView child, TaskView parent) {
     checkedWakeUp(child, true, false);
   }
 
   @Override
   public void attach(SchedulerHost h) {
     host = h;
-    activeMm = new Mm[h.cpuCount()];
+    activeMm = new MmView[h.cpuCount()];
     real.attach(h);
   }
 }

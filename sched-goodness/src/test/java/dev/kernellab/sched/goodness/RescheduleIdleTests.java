@@ -2,10 +2,10 @@ package dev.kernellab.sched.goodness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kernellab.kernel.SchedPolicy;
 import dev.kernellab.kernel.StandaloneSchedulerHost;
 import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.TestTasks;
+import dev.kernellab.kernel.spi.SchedPolicy;
 import org.junit.jupiter.api.Test;
 
 /** Where reschedule_idle() sends a runnable task on SMP (2.4.17 kernel/sched.c). */

@@ -3,9 +3,8 @@ package dev.kernellab.sched.o1;
 import static dev.kernellab.sched.o1.O1Scheduler.entity;
 
 import dev.kernellab.hw.Models;
-import dev.kernellab.kernel.SchedulerHost;
-import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.TaskState;
+import dev.kernellab.kernel.spi.SchedulerHost;
+import dev.kernellab.kernel.spi.TaskView;
 
 /**
  * Models the scheduler's part of process creation and reaping (2.5.5, K3): kernel/fork.c:
@@ -39,11 +38,11 @@ final class ForkAndExit {
 
   /**
    * The scheduler half of {@code do_fork}: the copied task_struct fields and the slice split.
-   * The child's policy, rt_priority and nice are copied onto its {@link Task} too, since in C
+   * The child's policy, rt_priority and nice are copied onto its {@link TaskView} too, since in C
    * they are part of the same struct copy.
    */
   @Models(file = "kernel/fork.c", function = "do_fork", version = "2.5.5")
-  void fork(Task parent, Task child) {
+  void fork(TaskView parent, TaskView child) {
     O1Entity pe = entity(parent);
     O1Entity ce = entity(child);
     SchedulerHost host = sched.host();
@@ -75,7 +74,7 @@ final class ForkAndExit {
    * of sched_init: queue on the current CPU's active array.
    */
   @Models(file = "kernel/sched.c", function = "wake_up_forked_process", version = "2.5.5")
-  void wakeUpNewTask(Task child, Task parent) {
+  void wakeUpNewTask(TaskView child, TaskView parent) {
     O1Entity ce = entity(child);
     SchedulerHost host = sched.host();
     host.setRunning(child);
@@ -98,7 +97,7 @@ final class ForkAndExit {
 
   /** {@code sched_exit(p)} with {@code current} = the reaper. */
   @Models(file = "kernel/sched.c", function = "sched_exit", version = "2.5.5")
-  void schedExit(Task reaper, Task child) {
+  void schedExit(TaskView reaper, TaskView child) {
     if (reaper.isIdle()) {
       return;
     }

@@ -3,8 +3,8 @@ package dev.kernellab.sched.o1;
 import static dev.kernellab.sched.o1.O1Tunables.MAX_PRIO;
 
 import dev.kernellab.hw.Models;
-import dev.kernellab.kernel.SchedulerHost;
-import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.spi.SchedulerHost;
+import dev.kernellab.kernel.spi.TaskView;
 
 /**
  * Models kernel/sched.c: {@code load_balance()} and {@code double_lock_balance()} (2.5.5, K3):
@@ -116,7 +116,7 @@ final class LoadBalancer {
   /** {@code CAN_MIGRATE_TASK}: not cache-hot, not running, allowed on this CPU. */
   @Models(file = "kernel/sched.c", function = "CAN_MIGRATE_TASK", version = "2.5.5")
   private boolean canMigrate(O1Entity e, Runqueue busiest, int thisCpu) {
-    Task t = e.task();
+    TaskView t = e.task();
     return host.jiffies() - e.sleepTimestamp > tunables.cacheDecayTicks()
         && t != busiest.curr
         && t.mayRunOn(thisCpu);

@@ -1,8 +1,8 @@
 package dev.kernellab.sched.o1;
 
 import dev.kernellab.hw.Models;
-import dev.kernellab.kernel.SchedEntity;
-import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.spi.SchedEntity;
+import dev.kernellab.kernel.spi.TaskView;
 
 /**
  * Models the scheduler fields of {@code struct task_struct}, include/linux/sched.h (2.5.5,
@@ -32,7 +32,7 @@ public final class O1Entity extends SchedEntity {
   boolean migrationPending; // true iff migrationTarget holds a CPU to move to
   int migrationTarget;
 
-  O1Entity(Task task) {
+  O1Entity(TaskView task) {
     super(task);
   }
 

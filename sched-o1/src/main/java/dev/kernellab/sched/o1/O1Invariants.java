@@ -4,8 +4,8 @@ import static dev.kernellab.sched.o1.O1Scheduler.entity;
 import static dev.kernellab.sched.o1.O1Tunables.MAX_PRIO;
 import static dev.kernellab.sched.o1.O1Tunables.MAX_RT_PRIO;
 
-import dev.kernellab.kernel.SchedulerHost;
-import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.spi.SchedulerHost;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -62,7 +62,7 @@ final class O1Invariants {
 
   private static void checkTask(
       String name, Runqueue rq, O1Entity e, boolean inActive, O1Tunables tunables) {
-    Task t = e.task();
+    TaskView t = e.task();
     if (t.isIdle()) {
       fail(name + ": idle task " + t + " queued");
     }

@@ -4,12 +4,12 @@ import static dev.kernellab.sched.o1.O1Tunables.MAX_PRIO;
 
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.Models;
-import dev.kernellab.kernel.SchedEntity;
-import dev.kernellab.kernel.SchedPolicy;
-import dev.kernellab.kernel.Scheduler;
-import dev.kernellab.kernel.SchedulerHost;
-import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.TaskState;
+import dev.kernellab.kernel.spi.SchedEntity;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.SchedulerHost;
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,7 +22,7 @@ import java.util.List;
  *
  * <pre>{@code
  * StandaloneSchedulerHost h = new StandaloneSchedulerHost(new O1Scheduler(), 2, 100);
- * Task a = h.spawn(h.newTask(1, "a", SchedPolicy.OTHER, 0, 0), 0);
+ * TaskView a = h.spawn(h.newTask(1, "a", SchedPolicy.OTHER, 0, 0), 0);
  * h.schedule(0);   // a runs on CPU 0
  * h.tick();        // scheduler_tick on every CPU
  * }</pre>
@@ -142,7 +142,7 @@ public final class O1Scheduler implements Scheduler {
   }
 
   @Override
-  public SchedEntity createEntity(Task t) {
+  public SchedEntity createEntity(TaskView t) {
     O1Entity e = new O1Entity(t);
     e.staticPrio = O1Tunables.niceToPrio(t.nice());
     e.prio = t.policy().isRealTime() ? O1Tunables.rtPrio(t.rtPriority()) : e.staticPrio;
@@ -155,7 +155,7 @@ public final class O1Scheduler implements Scheduler {
 
   @Models(file = "kernel/sched.c", function = "init_idle", version = "2.5.5")
   @Override
-  public void initIdle(Task idle, int cpu) {
+  public void initIdle(TaskView idle, int cpu) {
     O1Entity e = entity(idle);
     if (e.array != null) {
       rq(idle.cpu()).deactivateTask(e);
@@ -170,18 +170,18 @@ public final class O1Scheduler implements Scheduler {
   }
 
   @Override
-  public void fork(Task parent, Task child) {
+  public void fork(TaskView parent, TaskView child) {
     forkAndExit.fork(parent, child);
   }
 
   @Override
-  public void wakeUpNewTask(Task child, Task parent) {
+  public void wakeUpNewTask(TaskView child, TaskView parent) {
     forkAndExit.wakeUpNewTask(child, parent);
   }
 
   @Models(file = "kernel/sched.c", function = "try_to_wake_up", version = "2.5.5")
   @Override
-  public boolean tryToWakeUp(Task p, boolean sync) {
+  public boolean tryToWakeUp(TaskView p, boolean sync) {
     // sync is ignored in 2.5.5; wakers only pass tasks whose state matched, never zombies.
     if (p.isIdle() || p.state() == TaskState.ZOMBIE || p.state() == TaskState.DEAD) {
       return false;
@@ -197,7 +197,7 @@ public final class O1Scheduler implements Scheduler {
   }
 
   @Override
-  public void deactivate(Task prev, int cpu) {
+  public void deactivate(TaskView prev, int cpu) {
     O1Entity e = entity(prev);
     if (e.array != null) {
       rq(prev.cpu()).deactivateTask(e);
@@ -211,7 +211,7 @@ public final class O1Scheduler implements Scheduler {
    */
   @Models(file = "kernel/sched.c", function = "schedule", version = "2.5.5")
   @Override
-  public Task pickNext(int cpu, Task prev) {
+  public TaskView pickNext(int cpu, TaskView prev) {
     Runqueue rq = runqueues[cpu];
     O1Entity pe = entity(prev);
     if (!prev.isIdle()) {
@@ -221,7 +221,7 @@ public final class O1Scheduler implements Scheduler {
     if (migrate && pe.array != null) {
       rq.deactivateTask(pe);
     }
-    Task next;
+    TaskView next;
     while (true) {
       if (rq.nrRunning == 0) {
         if (runqueues.length > 1 && balancer.loadBalance(rq, true) > 0) {
@@ -275,27 +275,27 @@ public final class O1Scheduler implements Scheduler {
   }
 
   @Override
-  public boolean yield(Task current, int cpu) {
+  public boolean yield(TaskView current, int cpu) {
     return priorityCalls.yield(current);
   }
 
   @Override
-  public void setNice(Task p, int nice) {
+  public void setNice(TaskView p, int nice) {
     priorityCalls.setUserNice(p, nice);
   }
 
   @Override
-  public void setScheduler(Task p, SchedPolicy policy, int rtPriority) {
+  public void setScheduler(TaskView p, SchedPolicy policy, int rtPriority) {
     priorityCalls.setScheduler(p, policy, rtPriority);
   }
 
   @Override
-  public boolean setCpusAllowed(Task p, long mask) {
+  public boolean setCpusAllowed(TaskView p, long mask) {
     return priorityCalls.setCpusAllowed(p, mask);
   }
 
   @Override
-  public void reap(Task reaper, Task child) {
+  public void reap(TaskView reaper, TaskView child) {
     forkAndExit.schedExit(reaper, child);
   }
 
@@ -310,13 +310,13 @@ public final class O1Scheduler implements Scheduler {
   }
 
   @Override
-  public List<Task> queuedTasks() {
+  public List<TaskView> queuedTasks() {
     List<O1Entity> es = new ArrayList<>();
     for (Runqueue rq : runqueues) {
       rq.active.addTo(es);
       rq.expired.addTo(es);
     }
-    List<Task> out = new ArrayList<>(es.size());
+    List<TaskView> out = new ArrayList<>(es.size());
     es.forEach(e -> out.add(e.task()));
     return out;
   }
@@ -334,7 +334,7 @@ public final class O1Scheduler implements Scheduler {
     }
   }
 
-  static O1Entity entity(Task t) {
+  static O1Entity entity(TaskView t) {
     return (O1Entity) t.schedEntity();
   }
 

@@ -1,11 +1,11 @@
 package dev.kernellab.sched.o1;
 
-import dev.kernellab.kernel.Scheduler;
-import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.SchedulerProvider;
 
 /**
  * Registers {@link O1Scheduler} as {@code "o1"} (listed in
- * META-INF/services/dev.kernellab.kernel.SchedulerProvider).
+ * META-INF/services/dev.kernellab.kernel.spi.SchedulerProvider).
  */
 public final class O1SchedulerProvider implements SchedulerProvider {
 

@@ -3,9 +3,9 @@ package dev.kernellab.sched.o1;
 import static dev.kernellab.sched.o1.O1Scheduler.entity;
 
 import dev.kernellab.hw.Models;
-import dev.kernellab.kernel.SchedPolicy;
-import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.TaskState;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
 
 /**
  * Models the system-call side of kernel/sched.c (2.5.5, K3): {@code set_user_nice()},
@@ -43,9 +43,9 @@ final class PriorityCalls {
 
   /** {@code set_user_nice(p, nice)}. */
   @Models(file = "kernel/sched.c", function = "set_user_nice", version = "2.5.5")
-  void setUserNice(Task p, int nice) {
+  void setUserNice(TaskView p, int nice) {
     O1Entity e = entity(p);
-    if (O1Tunables.prioToNice(e.staticPrio) == nice || nice < Task.MIN_NICE || nice > Task.MAX_NICE) {
+    if (O1Tunables.prioToNice(e.staticPrio) == nice || nice < TaskView.MIN_NICE || nice > TaskView.MAX_NICE) {
       return;
     }
     sched.host().setNice(p, nice);
@@ -73,7 +73,7 @@ final class PriorityCalls {
 
   /** {@code setscheduler}, after validation: new policy and rt_priority. */
   @Models(file = "kernel/sched.c", function = "setscheduler", version = "2.5.5")
-  void setScheduler(Task p, SchedPolicy policy, int rtPriority) {
+  void setScheduler(TaskView p, SchedPolicy policy, int rtPriority) {
     O1Entity e = entity(p);
     Runqueue rq = sched.rq(p.cpu());
     boolean queued = e.array != null;
@@ -89,7 +89,7 @@ final class PriorityCalls {
 
   /** {@code sys_sched_yield} up to its call of {@code schedule()}. */
   @Models(file = "kernel/sched.c", function = "sys_sched_yield", version = "2.5.5")
-  boolean yield(Task current) {
+  boolean yield(TaskView current) {
     O1Entity e = entity(current);
     PrioArray array = e.array;
     if (current.isIdle() || array == null) {
@@ -108,7 +108,7 @@ final class PriorityCalls {
 
   /** {@code set_cpus_allowed(p, mask)}. */
   @Models(file = "kernel/sched.c", function = "set_cpus_allowed", version = "2.5.5")
-  boolean setCpusAllowed(Task p, long mask) {
+  boolean setCpusAllowed(TaskView p, long mask) {
     long online = sched.cpuCount() == Long.SIZE ? -1L : (1L << sched.cpuCount()) - 1;
     long allowed = mask & online;
     if (allowed == 0) {

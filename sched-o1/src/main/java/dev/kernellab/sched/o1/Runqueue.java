@@ -1,7 +1,7 @@
 package dev.kernellab.sched.o1;
 
 import dev.kernellab.hw.Models;
-import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.spi.TaskView;
 
 /**
  * Models {@code struct runqueue}, kernel/sched.c (2.5.5, K3): one per CPU, owning two
@@ -15,8 +15,8 @@ final class Runqueue {
   int nrRunning; // active.nrActive + expired.nrActive; counts the running task, never idle
   long nrSwitches; // context switches (statistics only)
   long expiredTimestamp; // jiffies of the first expiry into the current expired array; 0 = none
-  Task curr; // the task running here: idle, or a task queued in this runqueue
-  Task idle;
+  TaskView curr; // the task running here: idle, or a task queued in this runqueue
+  TaskView idle;
   PrioArray active = new PrioArray(); // active/expired are arrays[0..1]; a switch swaps them
   PrioArray expired = new PrioArray();
   final int[] prevNrRunning; // every CPU's nr_running as seen at this CPU's last load_balance

@@ -3,8 +3,8 @@ package dev.kernellab.sched.o1;
 import static dev.kernellab.sched.o1.O1Scheduler.entity;
 
 import dev.kernellab.hw.Models;
-import dev.kernellab.kernel.SchedPolicy;
-import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.TaskView;
 
 /**
  * Models kernel/sched.c: {@code scheduler_tick()} and {@code idle_tick()} (2.5.5, K3), run once
@@ -41,7 +41,7 @@ final class SchedulerTick {
   @Models(file = "kernel/sched.c", function = "scheduler_tick", version = "2.5.5")
   @Models(file = "kernel/sched.c", function = "idle_tick", version = "2.5.5")
   void tick(Runqueue rq) {
-    Task p = rq.curr;
+    TaskView p = rq.curr;
     long jiffies = sched.host().jiffies();
     O1Tunables tunables = sched.tunables();
     boolean smp = sched.cpuCount() > 1;

@@ -1,9 +1,9 @@
 package dev.kernellab.sched.o1;
 
-import dev.kernellab.kernel.SchedPolicy;
 import dev.kernellab.kernel.StandaloneSchedulerHost;
 import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.TestTasks;
+import dev.kernellab.kernel.spi.SchedPolicy;
 
 /** A booted O(1) scheduler on a standalone host at HZ=100, with shortcuts for the tests. */
 final class O1Fixture {

@@ -4,8 +4,8 @@ import static dev.kernellab.sched.o1.O1Fixture.e;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-import dev.kernellab.kernel.SchedPolicy;
 import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.spi.SchedPolicy;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 

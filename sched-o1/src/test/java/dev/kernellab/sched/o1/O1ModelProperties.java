@@ -5,12 +5,13 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.lists;
 
-import dev.kernellab.kernel.SchedPolicy;
-import dev.kernellab.kernel.Scheduler;
 import dev.kernellab.kernel.StandaloneSchedulerHost;
 import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.TaskState;
 import dev.kernellab.kernel.TestTasks;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -262,16 +263,16 @@ class O1ModelProperties {
       if (cpus == 1 || (!b.idle() && rq.curr == rq.idle)) {
         return;
       }
-      List<Task> before = o1.queuedTasks();
-      List<Integer> cpuBefore = before.stream().map(Task::cpu).toList();
-      List<Task> currents = new ArrayList<>();
+      List<TaskView> before = o1.queuedTasks();
+      List<Integer> cpuBefore = before.stream().map(TaskView::cpu).toList();
+      List<TaskView> currents = new ArrayList<>();
       for (int c = 0; c < cpus; c++) {
         currents.add(real.current(c));
       }
       both(b.cpu(), (h, s) -> s.loadBalance(b.cpu(), b.idle()));
       int moved = 0;
       for (int i = 0; i < before.size(); i++) {
-        Task t = before.get(i);
+        TaskView t = before.get(i);
         if (t.cpu() != cpuBefore.get(i)) {
           moved++;
           assertThat(t.cpu()).as("14: pulled to the balancing CPU").isEqualTo(b.cpu());
@@ -358,8 +359,8 @@ class O1ModelProperties {
       }
     }
 
-    private static List<Integer> pids(List<Task> ts) {
-      return ts.stream().map(Task::pid).toList();
+    private static List<Integer> pids(List<? extends TaskView> ts) {
+      return ts.stream().map(TaskView::pid).toList();
     }
   }
 }

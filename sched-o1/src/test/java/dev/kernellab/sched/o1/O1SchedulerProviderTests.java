@@ -2,7 +2,7 @@ package dev.kernellab.sched.o1;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kernellab.kernel.SchedulerProvider;
+import dev.kernellab.kernel.spi.SchedulerProvider;
 import org.junit.jupiter.api.Test;
 
 /** The scheduler is found by name through ServiceLoader. */

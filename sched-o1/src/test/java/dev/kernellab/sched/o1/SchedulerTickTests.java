@@ -3,8 +3,8 @@ package dev.kernellab.sched.o1;
 import static dev.kernellab.sched.o1.O1Fixture.e;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kernellab.kernel.SchedPolicy;
 import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.spi.SchedPolicy;
 import org.junit.jupiter.api.Test;
 
 /** scheduler_tick and the array switch of schedule() (2.5.5 kernel/sched.c), on one CPU. */

@@ -3,12 +3,12 @@ package dev.kernellab.sched.o1;
 import static dev.kernellab.sched.o1.O1Tunables.MAX_PRIO;
 import static dev.kernellab.sched.o1.O1Tunables.MAX_RT_PRIO;
 
-import dev.kernellab.kernel.SchedEntity;
-import dev.kernellab.kernel.SchedPolicy;
-import dev.kernellab.kernel.Scheduler;
-import dev.kernellab.kernel.SchedulerHost;
-import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.TaskState;
+import dev.kernellab.kernel.spi.SchedEntity;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.SchedulerHost;
+import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -34,7 +34,7 @@ final class SortedListScheduler implements Scheduler {
     boolean yielded; // sched_yield since the last prio recalculation
     Integer migrateTo; // pending set_cpus_allowed of the running task
 
-    Ref(Task t) {
+    Ref(TaskView t) {
       super(t);
     }
 
@@ -47,8 +47,8 @@ final class SortedListScheduler implements Scheduler {
     List<Ref> active = new ArrayList<>();
     List<Ref> expired = new ArrayList<>();
     long expiredTimestamp;
-    Task curr;
-    Task idle;
+    TaskView curr;
+    TaskView idle;
     int[] prev;
 
     int nrRunning() {
@@ -64,7 +64,7 @@ final class SortedListScheduler implements Scheduler {
   private Rq[] rqs;
   private long seq;
 
-  static Ref ref(Task t) {
+  static Ref ref(TaskView t) {
     return (Ref) t.schedEntity();
   }
 
@@ -128,7 +128,7 @@ final class SortedListScheduler implements Scheduler {
   }
 
   @Override
-  public SchedEntity createEntity(Task t) {
+  public SchedEntity createEntity(TaskView t) {
     Ref r = new Ref(t);
     r.staticPrio = 120 + t.nice();
     r.prio = t.policy().isRealTime() ? 99 - t.rtPriority() : r.staticPrio;
@@ -138,7 +138,7 @@ final class SortedListScheduler implements Scheduler {
   }
 
   @Override
-  public void initIdle(Task idle, int cpu) {
+  public void initIdle(TaskView idle, int cpu) {
     ref(idle).prio = MAX_PRIO;
     rqs[cpu].idle = idle;
     rqs[cpu].curr = idle;
@@ -146,7 +146,7 @@ final class SortedListScheduler implements Scheduler {
   }
 
   @Override
-  public void fork(Task parent, Task child) {
+  public void fork(TaskView parent, TaskView child) {
     Ref p = ref(parent);
     Ref c = ref(child);
     if (parent.isIdle()) {
@@ -171,7 +171,7 @@ final class SortedListScheduler implements Scheduler {
   }
 
   @Override
-  public void wakeUpNewTask(Task child, Task parent) {
+  public void wakeUpNewTask(TaskView child, TaskView parent) {
     host.setRunning(child);
     if (parent == null || parent.isIdle()) {
       tryToWakeUp(child, false);
@@ -188,7 +188,7 @@ final class SortedListScheduler implements Scheduler {
   }
 
   @Override
-  public boolean tryToWakeUp(Task p, boolean sync) {
+  public boolean tryToWakeUp(TaskView p, boolean sync) {
     if (p.state() == TaskState.ZOMBIE || p.state() == TaskState.DEAD) {
       return false;
     }
@@ -201,14 +201,14 @@ final class SortedListScheduler implements Scheduler {
   }
 
   @Override
-  public void deactivate(Task prev, int cpu) {
+  public void deactivate(TaskView prev, int cpu) {
     if (ref(prev).array != null) {
       dequeue(ref(prev));
     }
   }
 
   @Override
-  public Task pickNext(int cpu, Task prev) {
+  public TaskView pickNext(int cpu, TaskView prev) {
     Rq rq = rqs[cpu];
     Ref pr = ref(prev);
     if (!prev.isIdle()) {
@@ -218,7 +218,7 @@ final class SortedListScheduler implements Scheduler {
     if (migrateTo != null && pr.array != null) {
       dequeue(pr);
     }
-    Task next;
+    TaskView next;
     while (true) {
       if (rq.nrRunning() == 0) {
         if (rqs.length > 1 && loadBalance(rq, cpu, true) > 0) {
@@ -305,7 +305,7 @@ final class SortedListScheduler implements Scheduler {
   }
 
   @Override
-  public boolean yield(Task current, int cpu) {
+  public boolean yield(TaskView current, int cpu) {
     Ref r = ref(current);
     if (current.isIdle() || r.array == null) {
       return true;
@@ -321,7 +321,7 @@ final class SortedListScheduler implements Scheduler {
   }
 
   @Override
-  public void setNice(Task p, int nice) {
+  public void setNice(TaskView p, int nice) {
     Ref r = ref(p);
     if (r.staticPrio - 120 == nice) {
       return;
@@ -347,7 +347,7 @@ final class SortedListScheduler implements Scheduler {
   }
 
   @Override
-  public void setScheduler(Task p, SchedPolicy policy, int rtPriority) {
+  public void setScheduler(TaskView p, SchedPolicy policy, int rtPriority) {
     Ref r = ref(p);
     boolean queued = r.array != null;
     if (queued) {
@@ -362,7 +362,7 @@ final class SortedListScheduler implements Scheduler {
   }
 
   @Override
-  public boolean setCpusAllowed(Task p, long mask) {
+  public boolean setCpusAllowed(TaskView p, long mask) {
     long allowed = mask & ((1L << rqs.length) - 1);
     host.setCpusAllowed(p, allowed);
     Ref r = ref(p);
@@ -387,7 +387,7 @@ final class SortedListScheduler implements Scheduler {
   }
 
   @Override
-  public void reap(Task reaper, Task child) {
+  public void reap(TaskView reaper, TaskView child) {
     if (reaper.isIdle()) {
       return;
     }
@@ -478,8 +478,8 @@ final class SortedListScheduler implements Scheduler {
   }
 
   @Override
-  public List<Task> queuedTasks() {
-    List<Task> out = new ArrayList<>();
+  public List<TaskView> queuedTasks() {
+    List<TaskView> out = new ArrayList<>();
     for (Rq rq : rqs) {
       rq.active.forEach(r -> out.add(r.task()));
       rq.expired.forEach(r -> out.add(r.task()));

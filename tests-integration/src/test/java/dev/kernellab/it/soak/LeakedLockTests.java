@@ -7,9 +7,9 @@ import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.SchedulerProvider;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.TaskSpec;
+import dev.kernellab.kernel.spi.SchedulerProvider;
 import java.util.IdentityHashMap;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package dev.kernellab.workloads.rtapp;
 
-import dev.kernellab.kernel.SchedPolicy;
+import dev.kernellab.kernel.spi.SchedPolicy;
 import java.util.List;
 
 /**

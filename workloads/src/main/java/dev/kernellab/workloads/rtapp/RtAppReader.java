@@ -1,6 +1,6 @@
 package dev.kernellab.workloads.rtapp;
 
-import dev.kernellab.kernel.SchedPolicy;
+import dev.kernellab.kernel.spi.SchedPolicy;
 import dev.kernellab.workloads.rtapp.LenientJson.Arr;
 import dev.kernellab.workloads.rtapp.LenientJson.Bool;
 import dev.kernellab.workloads.rtapp.LenientJson.Member;

@@ -226,7 +226,7 @@ class RtAppEventTests {
         { "tasks": { "t": { "run": 1000, "timer": { "ref": "unique", "period": 10000 } } }, "global": { "duration": 1 } }""",
         "vanilla", 1, 3 * S);
     assertThat(log(r, 0).rows()).isBetween(99L, 101L);
-    assertThat(r.kernel().allTasks().stream().filter(t -> t.state() != dev.kernellab.kernel.TaskState.ZOMBIE && t.state() != dev.kernellab.kernel.TaskState.DEAD).map(t -> t.comm()).toList()).doesNotContain("t-0");
+    assertThat(r.kernel().allTasks().stream().filter(t -> t.state() != dev.kernellab.kernel.spi.TaskState.ZOMBIE && t.state() != dev.kernellab.kernel.spi.TaskState.DEAD).map(t -> t.comm()).toList()).doesNotContain("t-0");
   }
 
   @Test

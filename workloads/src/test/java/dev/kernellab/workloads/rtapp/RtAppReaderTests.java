@@ -3,7 +3,7 @@ package dev.kernellab.workloads.rtapp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kernellab.kernel.SchedPolicy;
+import dev.kernellab.kernel.spi.SchedPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

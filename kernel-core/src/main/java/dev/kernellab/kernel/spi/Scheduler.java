@@ -1,4 +1,4 @@
-package dev.kernellab.kernel;
+package dev.kernellab.kernel.spi;
 
 import java.util.List;
 
@@ -41,22 +41,22 @@ public interface Scheduler {
   void attach(SchedulerHost host);
 
   /** Creates the scheduler's fields of a new task (the task's policy and nice are set). */
-  SchedEntity createEntity(Task t);
+  SchedEntity createEntity(TaskView t);
 
   /** {@code init_idle}: {@code idle} becomes the idle task of {@code cpu}; never queued. */
-  void initIdle(Task idle, int cpu);
+  void initIdle(TaskView idle, int cpu);
 
   /**
    * Fork-time split ({@code do_fork}): the child's fields are derived from the parent's (time
    * slice or counter halved between them, penalties). Called before the child is runnable.
    */
-  void fork(Task parent, Task child);
+  void fork(TaskView parent, TaskView child);
 
   /**
    * Makes a new task runnable for the first time ({@code wake_up_forked_process} /
    * {@code wake_up_process} of a child; boot tasks too). {@code parent} is null for boot tasks.
    */
-  void wakeUpNewTask(Task child, Task parent);
+  void wakeUpNewTask(TaskView child, TaskView parent);
 
   /**
    * {@code try_to_wake_up(p, sync)}: sets p runnable, queues it if it was not queued, and
@@ -64,20 +64,20 @@ public interface Scheduler {
    *
    * @return true if p was asleep and has been made runnable
    */
-  boolean tryToWakeUp(Task p, boolean sync);
+  boolean tryToWakeUp(TaskView p, boolean sync);
 
   /**
    * {@code deactivate_task}: the current task of {@code cpu} has blocked (its state is not
    * RUNNING and it was not preempted): take it off the runqueue.
    */
-  void deactivate(Task prev, int cpu);
+  void deactivate(TaskView prev, int cpu);
 
   /**
    * The policy half of {@code schedule()}: chooses the next task for {@code cpu}. {@code prev}
    * is still queued if it is runnable. May switch arrays, recalculate, or pull work from other
    * CPUs. Returns the idle task if nothing is runnable here.
    */
-  Task pickNext(int cpu, Task prev);
+  TaskView pickNext(int cpu, TaskView prev);
 
   /**
    * What the policy half of {@code schedule()} costs on {@code cpu} right now, ns (2.4's
@@ -135,23 +135,23 @@ public interface Scheduler {
    *
    * @return true if the caller should now call {@code schedule()}
    */
-  boolean yield(Task current, int cpu);
+  boolean yield(TaskView current, int cpu);
 
   /** {@code set_user_nice}. */
-  void setNice(Task p, int nice);
+  void setNice(TaskView p, int nice);
 
   /** {@code setscheduler}: new policy and rt_priority. */
-  void setScheduler(Task p, SchedPolicy policy, int rtPriority);
+  void setScheduler(TaskView p, SchedPolicy policy, int rtPriority);
 
   /**
    * {@code set_cpus_allowed}: new affinity mask; if p may no longer run where it is, move it.
    *
    * @return true if p is the current task and must call {@code schedule()} to leave its CPU
    */
-  boolean setCpusAllowed(Task p, long mask);
+  boolean setCpusAllowed(TaskView p, long mask);
 
   /** {@code sched_exit} / {@code release_task}: {@code reaper} collects the zombie {@code child}. */
-  void reap(Task reaper, Task child);
+  void reap(TaskView reaper, TaskView child);
 
   /** Runs a load balance on {@code cpu} now (SMP; a no-op where the policy has none). */
   default void loadBalance(int cpu, boolean idle) {}
@@ -164,7 +164,7 @@ public interface Scheduler {
    * runqueue by runqueue in the order the scheduler would consider them. For checks and
    * reports, not for the hot path.
    */
-  List<Task> queuedTasks();
+  List<TaskView> queuedTasks();
 
   /** Checks the scheduler's internal invariants; throws {@link IllegalStateException} if broken. */
   void checkInvariants();

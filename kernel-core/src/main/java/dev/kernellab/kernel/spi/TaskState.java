@@ -1,4 +1,4 @@
-package dev.kernellab.kernel;
+package dev.kernellab.kernel.spi;
 
 /**
  * The states of {@code task_struct->state}, include/linux/sched.h (2.4.17).

@@ -1,11 +1,11 @@
-package dev.kernellab.kernel;
+package dev.kernellab.kernel.spi;
 
 import java.util.List;
 
 /**
  * Registers a scheduler under a name, found through the {@link Registry} {@link #REGISTRY}: a
  * scheduler module lists its provider in
- * {@code META-INF/services/dev.kernellab.kernel.SchedulerProvider}.
+ * {@code META-INF/services/dev.kernellab.kernel.spi.SchedulerProvider}.
  *
  * <pre>{@code
  * Scheduler s = SchedulerProvider.create("o1");

@@ -1,4 +1,4 @@
-package dev.kernellab.kernel;
+package dev.kernellab.kernel.spi;
 
 /**
  * The decisions that the 2001-2002 patches change: may the kernel preempt a task at this point?
@@ -15,20 +15,20 @@ public interface PreemptionModel {
    * {@code ret_from_intr} returning into kernel code of the current task: preempt it now?
    * (i386 entry.S; vanilla goes straight to {@code restore_all}.)
    */
-  boolean preemptOnIrqReturn(KernelCpu cpu, Task current);
+  boolean preemptOnIrqReturn(CpuView cpu, TaskView current);
 
   /**
    * {@code preempt_enable()} (and so {@code spin_unlock()}, {@code local_bh_enable()}) just
    * dropped the count: reschedule now?
    */
-  boolean preemptOnEnable(KernelCpu cpu, Task current);
+  boolean preemptOnEnable(CpuView cpu, TaskView current);
 
   /**
    * An explicit reschedule point ({@code cond_resched()}, {@code conditional_schedule()}, or
    * the test of a lock break) was reached: reschedule here? Default, in every kernel of the era:
    * exactly when need_resched is set.
    */
-  default boolean rescheduleAtCondResched(KernelCpu cpu, Task current) {
+  default boolean rescheduleAtCondResched(CpuView cpu, TaskView current) {
     return current.needResched();
   }
 
@@ -46,12 +46,12 @@ public interface PreemptionModel {
   PreemptionModel VANILLA =
       new PreemptionModel() {
         @Override
-        public boolean preemptOnIrqReturn(KernelCpu cpu, Task current) {
+        public boolean preemptOnIrqReturn(CpuView cpu, TaskView current) {
           return false;
         }
 
         @Override
-        public boolean preemptOnEnable(KernelCpu cpu, Task current) {
+        public boolean preemptOnEnable(CpuView cpu, TaskView current) {
           return false;
         }
 

@@ -1,4 +1,4 @@
-package dev.kernellab.kernel;
+package dev.kernellab.kernel.spi;
 
 import java.util.ArrayList;
 import java.util.Comparator;

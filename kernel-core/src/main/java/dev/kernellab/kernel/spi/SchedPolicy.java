@@ -1,4 +1,4 @@
-package dev.kernellab.kernel;
+package dev.kernellab.kernel.spi;
 
 /** Scheduling policies of include/linux/sched.h (2.4.17): SCHED_OTHER, SCHED_FIFO, SCHED_RR. */
 public enum SchedPolicy {

@@ -1,0 +1,86 @@
+package dev.kernellab.kernel.spi;
+
+/**
+ * What a plug-in sees of a task: the scheduling-relevant fields of {@code struct task_struct}
+ * (include/linux/sched.h, 2.4.17), read-only.
+ *
+ * <p>The kernel's own task ({@code dev.kernellab.kernel.Task}) is the only implementation: a
+ * scheduler writes the fields it owns through its {@link SchedulerHost}, which refuses a view
+ * that is not a kernel's own task. Each scheduler keeps its own per-task fields in the
+ * {@link SchedEntity} it hangs on the task.
+ */
+public interface TaskView {
+
+  /** Nice values span -20..19 (include/linux/sched.h). */
+  int MIN_NICE = -20;
+  /** Highest nice. */
+  int MAX_NICE = 19;
+  /** Highest rt_priority (MAX_USER_RT_PRIO - 1 in 2.4). */
+  int MAX_RT_PRIORITY = 99;
+
+  /** Process id (idle tasks are pid 0 on every CPU). */
+  int pid();
+
+  /** Command name, as {@code ps} shows it. */
+  String comm();
+
+  /** The address space, or null for a kernel thread. */
+  MmView mm();
+
+  /** True for kernel threads (no mm of their own). */
+  boolean isKernelThread();
+
+  /** True for a CPU's idle task (swapper). */
+  boolean isIdle();
+
+  /** {@code state}. */
+  TaskState state();
+
+  /** {@code policy}. */
+  SchedPolicy policy();
+
+  /** Nice value, -20..19. */
+  int nice();
+
+  /** {@code rt_priority}: 0 for SCHED_OTHER, 1..99 for real-time. */
+  int rtPriority();
+
+  /** {@code need_resched} (TIF_NEED_RESCHED in 2.5). */
+  boolean needResched();
+
+  /** {@code cpus_allowed}: bit i set iff the task may run on CPU i. */
+  long cpusAllowed();
+
+  /** True if the task may run on {@code cpu}. */
+  boolean mayRunOn(int cpu);
+
+  /** The CPU whose runqueue owns the task / it last ran on ({@code p->cpu}, {@code processor}). */
+  int cpu();
+
+  /** True if a signal is pending (an interruptible sleep then does not block). */
+  boolean signalPending();
+
+  /** The current {@code preempt_count}. */
+  int preemptCount();
+
+  /**
+   * {@code lock_depth}: -1 if the task does not hold the big kernel lock, else how many times
+   * more than once it took it ({@code lock_kernel()} nests).
+   */
+  int lockDepth();
+
+  /** The scheduler's fields for this task. */
+  SchedEntity schedEntity();
+
+  /** The task that forked this one (null for boot tasks). */
+  TaskView parent();
+
+  /** CPU time consumed, ns (updated at every switch out). */
+  long runtimeNs();
+
+  /** Times the task blocked (gave up the CPU while not runnable). */
+  long voluntarySwitches();
+
+  /** Times the task was switched out while still runnable. */
+  long involuntarySwitches();
+}

@@ -1,0 +1,20 @@
+/**
+ * The service-provider interface of kernel-core: what a plug-in implements, and the read-only
+ * views it is shown. A scheduler ({@link dev.kernellab.kernel.spi.Scheduler}, its
+ * {@link dev.kernellab.kernel.spi.SchedEntity} and
+ * {@link dev.kernellab.kernel.spi.SchedulerProvider}) sees tasks as
+ * {@link dev.kernellab.kernel.spi.TaskView}s and writes the fields it owns through its
+ * {@link dev.kernellab.kernel.spi.SchedulerHost}. A patch that makes kernel code preemptible
+ * implements {@link dev.kernellab.kernel.spi.PreemptionModel}, which is asked at each
+ * preemption point with a read-only {@link dev.kernellab.kernel.spi.CpuView}. Every plug-in kind
+ * is found through a {@link dev.kernellab.kernel.spi.Registry}.
+ *
+ * <p>Nothing in this package depends on the kernel's implementation ({@code dev.kernellab.kernel});
+ * the implementation depends on it. A library user composes kernels with
+ * {@code dev.kernellab.kernel.KernelBuilder} and needs this package only to read a task.
+ *
+ * <p>Start reading at {@link dev.kernellab.kernel.spi.Scheduler}: it is {@code schedule()}'s
+ * policy half of kernel/sched.c (2.4.17 and 2.5.5), cut where {@code struct sched_class} later
+ * cut it.
+ */
+package dev.kernellab.kernel.spi;
