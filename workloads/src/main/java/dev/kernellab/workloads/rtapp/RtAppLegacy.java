@@ -7,7 +7,7 @@ import static dev.kernellab.workloads.rtapp.RtAppReader.integer;
 import static dev.kernellab.workloads.rtapp.RtAppReader.object;
 import static dev.kernellab.workloads.rtapp.RtAppReader.string;
 
-import dev.kernellab.kernel.SchedPolicy;
+import dev.kernellab.kernel.spi.SchedPolicy;
 import dev.kernellab.workloads.rtapp.LenientJson.Arr;
 import dev.kernellab.workloads.rtapp.LenientJson.Member;
 import dev.kernellab.workloads.rtapp.LenientJson.Num;
