@@ -34,11 +34,16 @@ final class KernelScheduling extends TaskWritingHost {
   // ---- schedule() -----------------------------------------------------------------------------
 
   void callSchedule(KernelCpu c, ExecContext ctx) {
+    checkTaskContext(c, ctx);
+    ctx.push(k.programs.schedulePath, false);
+  }
+
+  /** schedule() runs only in a task's context: from an interrupt or softirq it is an oops. */
+  void checkTaskContext(KernelCpu c, ExecContext ctx) {
     if (ctx.kind != ExecContext.Kind.TASK) {
       throw k.bug(c, "Scheduling in interrupt",
           "schedule() called from " + ctx.kind + " context in " + ctx.currentPath());
     }
-    ctx.push(k.programs.schedulePath, false);
   }
 
   /**

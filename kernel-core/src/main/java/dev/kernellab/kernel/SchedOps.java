@@ -49,6 +49,7 @@ final class SchedOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       f.advance();
+      k.sched.checkTaskContext(c, ctx); // before the policy requeues anyone: the oops sees them as they were
       int saved = k.sched.enterCpu(c.id);
       boolean switchOut = k.scheduler().yield(c.current, c.id);
       k.sched.enterCpu(saved);

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -124,6 +125,22 @@ final class ReportDirectory {
       }
     }
     List<String> earlier = earlierFiles(target);
+    // Nothing the tool did not write is touched: a configuration's directory must be a directory
+    // (not a link out of DIR), and a name this report writes that is there already must be one
+    // an earlier report wrote.
+    for (String d : subdirs) {
+      Path p = target.resolve(d);
+      if (Files.exists(p, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+        throw new IllegalArgumentException("--out " + dir + ": " + d + " is not a directory; it is left as it is");
+      }
+    }
+    for (String name : files.keySet()) {
+      if (!name.equals(MANIFEST) && Files.exists(target.resolve(name), LinkOption.NOFOLLOW_LINKS)
+          && !earlier.contains(name)) {
+        throw new IllegalArgumentException("--out " + dir + ": " + name
+            + " is not from an earlier report; it is left as it is");
+      }
+    }
     // ours: the directories this report creates, and those an earlier report created
     List<String> ownDirs = new ArrayList<>();
     for (String d : subdirs) {
@@ -160,13 +177,17 @@ final class ReportDirectory {
       written.clear();
       created.clear();
       // files before the directories that held them
+      // only files and directories that are still what the earlier report left: never through
+      // a link, never a file where it made a directory or the other way round
       for (String name : stale) {
-        if (!name.endsWith("/")) {
-          Files.deleteIfExists(target.resolve(name));
+        Path p = target.resolve(name);
+        if (!name.endsWith("/") && Files.isDirectory(p.getParent(), LinkOption.NOFOLLOW_LINKS)
+            && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+          Files.delete(p);
         }
       }
       for (String name : stale) {
-        if (name.endsWith("/")) {
+        if (name.endsWith("/") && Files.isDirectory(target.resolve(name), LinkOption.NOFOLLOW_LINKS)) {
           removeIfEmpty(target.resolve(name));
         }
       }

@@ -126,4 +126,41 @@ class RtAppLogOutputTests {
       assertThat(s.filter(Files::isDirectory).map(p -> p.getFileName().toString())).containsExactly("vanilla");
     }
   }
+
+  /** Nothing the tool did not write is touched: a link out of DIR, a user's file of a log's name. */
+  @Test
+  void aConfigurationDirectoryThatIsNotTheReportsOwnIsLeftAsItIs(@TempDir Path dir) throws Exception {
+    Path file = Files.writeString(dir.resolve("load.json"), FILE);
+    Path report = dir.resolve("report");
+    assertThat(run("run", "--workload", file.toString(), "--duration", "1s", "--quiet", "--out", report.toString())
+        .code()).isZero();
+
+    // vanilla/ replaced by a link to a directory elsewhere: refused, nothing there deleted or written
+    Path elsewhere = Files.createDirectory(dir.resolve("elsewhere"));
+    Files.writeString(elsewhere.resolve("lab-tick-0.log"), "mine");
+    try (Stream<Path> s = Files.list(report.resolve("vanilla"))) {
+      for (Path p : s.toList()) {
+        Files.delete(p);
+      }
+    }
+    Files.delete(report.resolve("vanilla"));
+    Files.createSymbolicLink(report.resolve("vanilla"), elsewhere);
+    Outcome linked = run("run", "--workload", file.toString(), "--duration", "1s", "--quiet", "--out", report.toString());
+    assertThat(linked.code()).isEqualTo(2);
+    assertThat(linked.err().strip()).isEqualTo("kernel-lab: --out " + report + ": vanilla/ is not a directory; it is left as it is");
+    assertThat(names(elsewhere)).containsExactly("lab-tick-0.log");
+    assertThat(Files.readString(elsewhere.resolve("lab-tick-0.log"))).isEqualTo("mine");
+
+    // a file of a log's name the user put in a directory of their own: refused, kept
+    Files.delete(report.resolve("vanilla"));
+    Files.createDirectory(report.resolve("preempt"));
+    Files.writeString(report.resolve("preempt").resolve("lab-hog-1.log"), "mine");
+    Outcome theirs = run("compare", "--workload", file.toString(), "--duration", "1s", "--quiet", "--configs",
+        "vanilla,preempt", "--out", report.toString());
+    assertThat(theirs.code()).isEqualTo(2);
+    assertThat(theirs.err().strip()).isEqualTo(
+        "kernel-lab: --out " + report + ": preempt/lab-hog-1.log is not from an earlier report; it is left as it is");
+    assertThat(names(report.resolve("preempt"))).containsExactly("lab-hog-1.log");
+    assertThat(Files.readString(report.resolve("preempt").resolve("lab-hog-1.log"))).isEqualTo("mine");
+  }
 }

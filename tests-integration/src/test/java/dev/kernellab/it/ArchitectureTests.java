@@ -104,6 +104,25 @@ class ArchitectureTests {
         .check(classes);
   }
 
+  /**
+   * The views a plug-in is shown, and the host it writes through, are the kernel's to implement:
+   * a plug-in that made its own would hand the kernel something that is not its state.
+   */
+  @ParameterizedTest
+  @MethodSource("kernelImplemented")
+  void onlyTheKernelImplementsWhatAPluginIsShown(Class<?> view) {
+    com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes()
+        .that().implement(view)
+        .should().resideInAPackage("dev.kernellab.kernel")
+        .because("a plug-in is shown " + view.getSimpleName() + "s; it does not make them")
+        .check(classes);
+  }
+
+  static List<Class<?>> kernelImplemented() {
+    return List.of(dev.kernellab.kernel.spi.TaskView.class, dev.kernellab.kernel.spi.MmView.class,
+        dev.kernellab.kernel.spi.CpuView.class, dev.kernellab.kernel.spi.SchedulerHost.class);
+  }
+
   /** A scheduler is a plug-in of the SPI alone: it sees tasks as views and writes through its host. */
   @ParameterizedTest
   @MethodSource("schedulers")

@@ -11,9 +11,11 @@
  *
  * <p>Nothing in this package depends on the kernel's implementation ({@code dev.kernellab.kernel});
  * the implementation depends on it. A library user composes kernels with
- * {@code dev.kernellab.kernel.KernelBuilder} and needs this package only to read a task.
+ * {@code dev.kernellab.kernel.KernelBuilder} and needs this package only to read a task: its
+ * {@link dev.kernellab.kernel.spi.TaskState} and {@link dev.kernellab.kernel.spi.SchedPolicy}
+ * are the user's types too (a task's state, the policy a workload asks for).
  *
- * <p>Start reading at {@link dev.kernellab.kernel.spi.Scheduler}: it is {@code schedule()}'s
+ * <p>Start reading with {@link dev.kernellab.kernel.spi.Scheduler}: it is {@code schedule()}'s
  * policy half of kernel/sched.c (2.4.17 and 2.5.5), cut where {@code struct sched_class} later
  * cut it.
  */

@@ -44,7 +44,11 @@ public final class Sched {
 
   private Sched() {}
 
-  /** sched_yield(2): a new path each call, as the catalog's other system calls are built. */
+  /**
+   * sched_yield(2): a new path each call, as the catalog's other system calls are built. The
+   * catalog is 2.4.17's; under the O(1) scheduler the same path runs, with 2.5.5's policy half
+   * (sched-o1's yield) and this path's 2.4.17 cost.
+   */
   @Models(file = "kernel/sched.c", function = "sys_sched_yield", version = "2.4.17")
   public static KernelPath sysSchedYield() {
     return KernelPath.path("kernel/sched.c", "sys_sched_yield")

@@ -40,7 +40,7 @@ interface SoakWorkload {
 
   /**
    * Every workload the soak knows, in a fixed order: the catalog's mixed load, the registry's,
-   * then an rt-app file (the README's docs/rt-app/audio.json: two SCHED_FIFO timer threads, a
+   * then an rt-app file (docs/rt-app/audio.json, shown in docs/rt-app.md: two SCHED_FIFO timer threads, a
    * logger writing a file and a worker touching memory), read as a user's file is.
    */
   static List<SoakWorkload> all() {

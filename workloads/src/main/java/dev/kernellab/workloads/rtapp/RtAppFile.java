@@ -44,9 +44,19 @@ public record RtAppFile(String source, Global global, List<TaskDef> tasks) {
       boolean lockPages, String logdir, String logBasename, boolean writesLogs, long memBufferSize, String ioDevice,
       boolean cumulativeSlack) {
 
-    /** rt-app's defaults (src/rt-app_parse_config.c parse_global). */
+    /**
+     * rt-app's defaults for a key a {@code global} section leaves out (src/rt-app_parse_config.c
+     * parse_global: no {@code log_size} means logs written to files).
+     */
     public static final Global DEFAULTS =
         new Global(-1, 0, SchedPolicy.OTHER, false, true, "./", "rt-app", true, 4L << 20, "/dev/null", false);
+
+    /**
+     * A file without a {@code global} section: parse_global's first branch, the same defaults
+     * but {@code logsize = 0}, so rt-app writes no log.
+     */
+    public static final Global NO_GLOBAL =
+        new Global(-1, 0, SchedPolicy.OTHER, false, true, "./", "rt-app", false, 4L << 20, "/dev/null", false);
   }
 
   /**

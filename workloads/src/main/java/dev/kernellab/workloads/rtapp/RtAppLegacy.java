@@ -124,7 +124,7 @@ final class RtAppLegacy {
     if (tasks == null) {
       throw new IllegalArgumentException("tasks: missing (an rt-app file needs a tasks section)");
     }
-    RtAppFile.Global g = global == null ? RtAppFile.Global.DEFAULTS : RtAppReader.global(global, true);
+    RtAppFile.Global g = global == null ? RtAppFile.Global.NO_GLOBAL : RtAppReader.global(global, true);
     Value spacingValue = global == null ? null : global.first("spacing");
     long spacingMs = spacingValue == null ? 0 : integer(spacingValue);
     if (spacingMs < 0) {

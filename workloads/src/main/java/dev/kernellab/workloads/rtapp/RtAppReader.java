@@ -114,7 +114,7 @@ public final class RtAppReader {
       return new RtAppLegacy(source).file(root);
     }
     Obj tasks = null;
-    RtAppFile.Global global = RtAppFile.Global.DEFAULTS;
+    RtAppFile.Global global = RtAppFile.Global.NO_GLOBAL;
     for (Member m : root.members()) {
       switch (m.key()) {
         case "tasks" -> tasks = object(m.value());

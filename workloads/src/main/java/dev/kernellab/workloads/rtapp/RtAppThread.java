@@ -34,7 +34,7 @@ import java.util.function.Consumer;
  *             mlockall fault them all at the thread's start
  * iorun B     write(io_device, buffer, chunk): /dev/null is drivers/char/mem.c write_null;
  *             any other device is taken as a regular ext2 file of that name (generic_file_write)
- * yield      sched_yield: 2.4's sys_sched_yield (pthread_yield in glibc 2.2 is that call)
+ * yield      sched_yield: 2.4's sys_sched_yield (rt-app calls sched_yield() itself, src/rt-app.c)
  * lock/unlock, wait/signal/broad/sync, barrier, suspend/resume: LinuxThreads ({@link LinuxThreads})
  * </pre>
  *
@@ -259,7 +259,7 @@ final class RtAppThread {
       condWait(b, run.threads.cond(s.task()), m);
       unlock(b, m);
     } else if (e instanceof RtAppEvent.Yield) {
-      // glibc 2.2's pthread_yield is the sched_yield system call
+      // rt-app's yield event calls sched_yield() (src/rt-app.c run_event)
       b.syscall(Sched.sysSchedYield());
     } else if (e instanceof RtAppEvent.Resume r) {
       LinuxThreads.Mutex m = run.threads.mutex(r.task());

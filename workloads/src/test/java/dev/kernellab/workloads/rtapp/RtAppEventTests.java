@@ -243,7 +243,7 @@ class RtAppEventTests {
   void theLogFilesAreNamedAsRtAppNamesThemAndLogSizeDisableWritesNone() {
     String json = """
         { "tasks": { "t": { "instance": 2, "run": 1000, "sleep": 10000 } }%s }""";
-    RtAppKernels.Ran r = RtAppKernels.run(json.formatted(""), "vanilla", 1, S / 10);
+    RtAppKernels.Ran r = RtAppKernels.run(json.formatted(", \"global\": {}"), "vanilla", 1, S / 10);
     List<RtAppLogFile> files = RtAppWorkload.logFiles(r.run());
     assertThat(files).extracting(RtAppLogFile::name).containsExactly("rt-app-t-0.log", "rt-app-t-1.log");
     assertThat(files.get(1).text().lines().toList()).isEqualTo(log(r, 1).lines());
@@ -254,6 +254,9 @@ class RtAppEventTests {
         "vanilla", 1, S / 10);
     assertThat(RtAppWorkload.logFiles(named.run())).extracting(RtAppLogFile::name)
         .containsExactly("audio-t-0.log", "audio-t-1.log");
+    // No global section at all: parse_global's defaults set logsize = 0, and rt-app logs nothing.
+    RtAppKernels.Ran bare = RtAppKernels.run(json.formatted(""), "vanilla", 1, S / 10);
+    assertThat(RtAppWorkload.logFiles(bare.run())).as("no global").isEmpty();
     for (String off : List.of("\"disable\"", "0")) {
       RtAppKernels.Ran none = RtAppKernels.run(json.formatted(", \"global\": { \"log_size\": " + off + " }"),
           "vanilla", 1, S / 10);
