@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,13 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BadInputTests {
 
-  private record Outcome(int code, String out, String err) {}
-
   private static Outcome run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = KernelLab.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
-    return new Outcome(code, out.toString(), err.toString());
+    return Outcome.run(args);
   }
 
   private static void refused(String expected, String... args) {

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -16,13 +14,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** The command line, in process: every subcommand, the JSON's documented fields, bad input. */
 class CommandLineTests {
 
-  private record Outcome(int code, String out, String err) {}
-
   private static Outcome run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = KernelLab.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
-    return new Outcome(code, out.toString(), err.toString());
+    return Outcome.run(args);
   }
 
   @Test

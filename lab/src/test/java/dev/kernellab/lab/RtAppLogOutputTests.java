@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,13 +31,8 @@ class RtAppLogOutputTests {
   private static final String HEADER =
       "#idx     perf      run   period           start             end          rel_st      slack c_duration   c_period     wu_lat";
 
-  private record Outcome(int code, String out, String err) {}
-
   private static Outcome run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = KernelLab.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
-    return new Outcome(code, out.toString(), err.toString());
+    return Outcome.run(args);
   }
 
   private static List<String> names(Path dir) throws IOException {

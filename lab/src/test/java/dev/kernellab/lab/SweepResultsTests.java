@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,13 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** A sweep's --results file (resume), its cell lines, and the choice of engine. */
 class SweepResultsTests {
 
-  private record Outcome(int code, String out, String err) {}
-
   private static Outcome run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = KernelLab.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
-    return new Outcome(code, out.toString(), err.toString());
+    return Outcome.run(args);
   }
 
   private static Outcome sweep(String seeds, String... more) {
