@@ -37,8 +37,8 @@ public final class Buffer {
    * write_some_buffers(NODEV) takes lru_list_lock and walks the BUF_DIRTY list from its head,
    * skipping buffers already locked for I/O, until it has collected NRSYNC = 32 unlocked dirty
    * ones; it drops the lock and submits them. The locked buffers it skips on the way are what
-   * can make the lock-held stretch long (below). bdflush runs batches when balance_dirty wakes it; kupdate
-   * every 5 s (2.4.17 fs/buffer.c bdf_prm interval). fsync_buffers_list and invalidate_bdev
+   * can make the lock-held stretch long (below). bdflush runs batches when balance_dirty wakes
+   * it; kupdate every 5 s (2.4.17 fs/buffer.c bdf_prm interval). fsync_buffers_list and invalidate_bdev
    * walk a whole inode's or device's buffers with the lock held; the low-latency patch breaks
    * both.
    *
@@ -60,10 +60,9 @@ public final class Buffer {
    * leaves clean locked buffers on BUF_DIRTY. Those are what Morton's low-latency patch's
    * __refile_buffer of a skipped buffer moves to BUF_LOCKED [1]; a dirty one it leaves on
    * BUF_DIRTY (dirty wins in __refile_buffer's dispose), so for the catalog's locked buffers
-   * the patched walk passes what vanilla's does. The patch
-ends a full batch with conditional_schedule(), lru_list_lock released, whoever the
-   * caller (bdflush, kupdate, sync, balance_dirty): the point FULL_BATCH is where it hooks. The
-   * model's batch is always full (the walk is costed for NRSYNC); after a short last batch the
+   * the patched walk passes what vanilla's does. The patch also ends a full batch with
+   * conditional_schedule(), lru_list_lock released, whoever the caller (bdflush, kupdate,
+   * sync, balance_dirty): the point FULL_BATCH is where it hooks. The model's batch is always full (the walk is costed for NRSYNC); after a short last batch the
    * C skips the conditional_schedule(), and what follows in every caller is a sleep or a
    * reschedule point at the same instant.
    *
