@@ -35,7 +35,7 @@ class ForkExecSwapScenarioTests {
     Distribution none = Distribution.fixed(0);
     return new Kernel24Paths(new PathParams(b.processPages(), b.munmapPages(), b.readPages(),
         b.writePages(), b.pageCacheMissRate(), b.dirtyBalanceRate(), b.truncatePages(), b.truncateSkipPages(),
-        b.dirtyListSkipped(), none, none, Distribution.fixed(wanted), none, b.deviceBuffers(), b.openFiles(), 0,
+        none, none, Distribution.fixed(wanted), none, b.deviceBuffers(), b.openFiles(), 0,
         false));
   }
 

@@ -93,7 +93,7 @@ class SoftirqTimerSlabScenarioTests {
     Distribution none = Distribution.fixed(0);
     Kernel24Paths paths = new Kernel24Paths(new PathParams(b.processPages(), b.munmapPages(), b.readPages(),
         b.writePages(), b.pageCacheMissRate(), b.dirtyBalanceRate(), b.truncatePages(), b.truncateSkipPages(),
-        b.dirtyListSkipped(), none, none, none, none, b.deviceBuffers(), b.openFiles(), 0, false));
+        none, none, none, none, b.deviceBuffers(), b.openFiles(), 0, false));
     KernelPath wake = KernelPath.path("scenario/alloc.c", "wakeup_kswapd")
         .wakeUp(paths.vmscan().kswapdWait).build();
     SampleAnatomy w = PreemptibleRealfeelRig.worst(paths, (p, kb) -> kb.task(TaskSpec.user("alloc", KernelPath.userProgram("alloc")

@@ -21,7 +21,6 @@ import dev.kernellab.kernel.Distribution;
  *     writer flush buffers itself
  * @param truncatePages cached pages of a file that is truncated or unlinked
  * @param truncateSkipPages cached pages below the cut that truncate_list_pages walks past
- * @param dirtyListSkipped locked (in-flight) buffers write_some_buffers walks past
  * @param pruneDentries dentries of the subtree a umount's shrink_dcache_parent walks and frees
  *     (memory pressure's prune_dcache is sized by the load's dcache, fs/VfsCache)
  * @param pruneInodes inodes a umount's invalidate_inodes frees (memory pressure's prune_icache
@@ -45,7 +44,6 @@ public record PathParams(
     double dirtyBalanceRate,
     Distribution truncatePages,
     Distribution truncateSkipPages,
-    Distribution dirtyListSkipped,
     Distribution pruneDentries,
     Distribution pruneInodes,
     Distribution swapOutPtes,
@@ -102,9 +100,6 @@ public record PathParams(
         // truncateSkipPages: pages below the cut walked past; usually none (unlink truncates to
         // 0), sometimes a partial truncate of a large cached file. Assumption.
         Distribution.empirical(new long[] {0, 256, 4_096}, new double[] {0.98, 0.019, 0.001}),
-        // dirtyListSkipped: locked (in-flight) buffers write_some_buffers walks past, median 32
-        // (one request queue's worth of 8-sector requests). Assumption.
-        Distribution.logNormal(32, 1.5),
         // pruneDentries: a umount's subtree, median ~3,000 dentries (a third of the ~10,000
         // names a desktop's /home or /usr/src mount has cached). Assumption.
         Distribution.logNormal(3_000, 0.8),
@@ -132,7 +127,7 @@ public record PathParams(
   public PathParams withFramebufferConsole() {
     return new PathParams(
         processPages, munmapPages, readPages, writePages, pageCacheMissRate, dirtyBalanceRate,
-        truncatePages, truncateSkipPages, dirtyListSkipped, pruneDentries, pruneInodes,
+        truncatePages, truncateSkipPages, pruneDentries, pruneInodes,
         swapOutPtes, shrinkCacheScan, deviceBuffers, openFiles, kswapdWakeRate, true);
   }
 }

@@ -40,7 +40,7 @@ final class SiteCounts {
           "cached pages of the file beyond the new size (the unlinked or truncated file's pages)"),
       new Line(Filemap.TRUNCATE_SKIP, "cached pages of the file below the cut, walked past with the lock held"),
       new Line(Buffer.WRITE_SOME_BUFFERS,
-          "locked buffers skipped on the dirty list (PathParams.dirtyListSkipped, refiled after a walk)"),
+          "locked buffers on the dirty list before 32 unlocked ones: pages written again while their batch's I/O is in flight"),
       new Line(Buffer.BDFLUSH_BATCH, "batches of dirty pages over the nfract limit of the page cache"),
       new Line(Buffer.KUPDATE_BATCH, "batches of dirty pages older than age_buffer (30 s)"),
       new Line(Buffer.SYNC_BUFFERS, "batches of all dirty pages in the page cache"),

@@ -166,9 +166,6 @@ public final class LowLatencyPatch implements CatalogPatch {
     for (PatchedSite ps : table) {
       kernel.hookSite(ps.site(), hook(ps, resolve, gate));
     }
-    // LowLatencySites.REFILE_SKIPPED_LOCKED_BUFFERS, the hunk that changes a walk rather than
-    // adding a point: in the catalog this kernel runs, where there is one.
-    kernel.attachment(Kernel24Paths.class).ifPresent(p -> p.buffer().refileSkippedLockedBuffers());
   }
 
   /**

@@ -129,7 +129,7 @@ public final class LowLatencySites {
               "fs/buffer.c write_some_buffers: conditional_schedule after each full NRSYNC batch,"
                   + " lru_list_lock released, for every caller: bdflush's, kupdate's and sync's"
                   + " batches and balance_dirty's own (its other hunk, the refile of skipped"
-                  + " locked buffers, is REFILE_SKIPPED_LOCKED_BUFFERS)"),
+                  + " locked buffers, is in UNMODELLED_HUNKS)"),
           lb(Buffer.FSYNC_BUFFERS_LIST, List.of(LRU_LIST_LOCK), 0,
               "fs/buffer.c fsync_buffers_list: break on every buffer if need_resched (the extra"
                   + " counted break every 33 is then never the first to look)",
@@ -167,16 +167,6 @@ public final class LowLatencySites {
           cs(Net.MEMCPY_TOIOVEC, "net/core/iovec.c memcpy_toiovec: ll_copy_to_user, 4 KiB chunks"));
 
   /**
-   * The hunk that is no reschedule point: fs/buffer.c write_some_buffers refiles a locked
-   * buffer the first time its walk skips it ({@code __refile_buffer}, not gated by the
-   * sysctl), so later walks do not pass it again. Applied to the catalog's write_some_buffers
-   * ({@code Buffer.refileSkippedLockedBuffers}) when the patch is.
-   */
-  public static final String REFILE_SKIPPED_LOCKED_BUFFERS =
-      "fs/buffer.c write_some_buffers: __refile_buffer() of a locked buffer the walk skips, so"
-          + " the next walk passes only buffers locked since (Buffer.refileSkippedLockedBuffers)";
-
-  /**
    * Hunks of the patch that the table does not model, each with the reason, for listings: code
    * the catalog does not model, or a change the model cannot express yet.
    */
@@ -189,6 +179,10 @@ public final class LowLatencySites {
               + " in the 2.4.32 copy but absent from 2.4.17 and identical to Hiroshi Inoue's fix for 2.4.20 (LKML, 7 May 2003);"
               + " not part of the 2.4.17 kernels this lab models",
           "fs/buffer.c sync_buffers: dev = NODEV when enable_lowlatency (sysctl-gated)",
+          "fs/buffer.c write_some_buffers: __refile_buffer() of a locked buffer the walk skips moves"
+              + " a clean one to BUF_LOCKED and leaves a dirty one on BUF_DIRTY; clean locked"
+              + " buffers on BUF_DIRTY come from __block_write_full_page (writepage of an mmap-dirtied"
+              + " page), which no load runs; the catalog's are dirty again (written while in flight)",
           "fs/buffer.c wait_for_buffers, osync_buffers_list, invalidate_inode_buffers, getblk:"
               + " not in the catalog",
           "fs/inode.c get_new_inode: no lock held where the patch reschedules; not in the catalog",

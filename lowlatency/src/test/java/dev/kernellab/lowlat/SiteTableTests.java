@@ -97,6 +97,6 @@ class SiteTableTests {
         .doesNotContain(dev.kernellab.paths.fs.Buffer.WRITE_SOME_BUFFERS, dev.kernellab.paths.fs.Buffer.BDFLUSH_BATCH,
             dev.kernellab.paths.fs.Buffer.KUPDATE_BATCH, dev.kernellab.paths.fs.Buffer.SYNC_BUFFERS)
         .contains(dev.kernellab.paths.fs.Buffer.FULL_BATCH);
-    assertThat(LowLatencySites.UNMODELLED_HUNKS).noneMatch(h -> h.contains("__refile_buffer"));
+    assertThat(LowLatencySites.UNMODELLED_HUNKS).anyMatch(h -> h.contains("__refile_buffer"));
   }
 }

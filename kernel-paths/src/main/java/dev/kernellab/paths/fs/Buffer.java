@@ -5,7 +5,6 @@ import static dev.kernellab.paths.Calibration.MEMORY_MISS_NS;
 
 import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Distribution;
-import dev.kernellab.kernel.KernelCpu;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.WaitQueue;
@@ -37,10 +36,9 @@ public final class Buffer {
    *
    * write_some_buffers(NODEV) takes lru_list_lock and walks the BUF_DIRTY list from its head,
    * skipping buffers already locked for I/O, until it has collected NRSYNC = 32 unlocked dirty
-   * ones; it drops the lock and submits them. Under a writeback storm most of the dirty list
-   * is in flight, so the skipped part is what makes the lock-held stretch long: its count is
-   * PathParams.dirtyListSkipped. bdflush runs batches when balance_dirty wakes it; kupdate
-   * every 5 s (2.4.17 fs/buffer.c bdf_prm interval). fsync_buffers_list and invalidate_bdev
+   * ones; it drops the lock and submits them. The locked buffers it skips on the way are what
+   * can make the lock-held stretch long (below). bdflush runs batches when balance_dirty wakes
+   * it; kupdate every 5 s (2.4.17 fs/buffer.c bdf_prm interval). fsync_buffers_list and invalidate_bdev
    * walk a whole inode's or device's buffers with the lock held; the low-latency patch breaks
    * both.
    *
@@ -48,24 +46,31 @@ public final class Buffer {
    * bdflush in fact returns to write more and blocks only in get_request_wait when the queue
    * is full: the disk, not the CPU, paces both.
    *
-   * The locked buffers a walk skips are buffers other paths put under write I/O without
-   * refiling them (sync_page_buffers, ll_rw_block callers): vanilla's walk leaves them on
-   * BUF_DIRTY, so every walk passes them again until their I/O ends, and the draw of
-   * PathParams.dirtyListSkipped is the stretch a walk finds. Morton's low-latency patch refiles
-   * each one the first time a walk skips it (__refile_buffer moves a clean locked buffer to
-   * BUF_LOCKED) [1], so a walk finds only buffers locked since the previous walk: with
-   * refileSkippedLockedBuffers() on, the model's walk passes the smaller of the draw and what
-   * the disk can have taken since the previous walk, one buffer per media time of a page
-   * (DiskSpec.mediaNs: a locked buffer is one under I/O, and the queue lets submitters lock
-   * more only as fast as the disk completes them; an upper bound, as seeks slow it). The patch
-   * also ends a full batch with conditional_schedule(), lru_list_lock released, whoever the
-   * caller (bdflush, kupdate, sync, balance_dirty): the point FULL_BATCH is where it hooks. The
-   * model's batch is always full (the walk is costed for NRSYNC); after a short last batch the
+   * The locked buffers a walk skips are the load's: a walk takes its batch off BUF_DIRTY
+   * (test_and_set_bit(BH_Lock), clear dirty, __refile_buffer to BUF_LOCKED), and a write() to
+   * one of those pages while its I/O is in flight dirties it again: __block_commit_write's
+   * __mark_dirty refiles it to BUF_DIRTY still locked, and every walk that reaches it passes it
+   * until end_buffer_io_sync unlocks it [2]. PageCache keeps that state (startWriteback locks a
+   * batch, endWriteback unlocks the oldest, lockedSkipped walks the dirty queue as the C walks
+   * BUF_DIRTY), so the walk's length is what the load has in flight at that instant. Other
+   * 2.4.17 writers of buffers refile them (ll_rw_block and sync_page_buffers call
+   * __mark_buffer_clean, i.e. refile_buffer: locked and clean goes to BUF_LOCKED); only
+   * __block_write_full_page (a writepage of a PageDirty page, set by mmap writes through
+   * set_page_dirty, which no load of the catalog does) clears BH_Dirty without a refile and
+   * leaves clean locked buffers on BUF_DIRTY. Those are what Morton's low-latency patch's
+   * __refile_buffer of a skipped buffer moves to BUF_LOCKED [1]; a dirty one it leaves on
+   * BUF_DIRTY (dirty wins in __refile_buffer's dispose), so for the catalog's locked buffers
+   * the patched walk passes what vanilla's does. The patch also ends a full batch with
+   * conditional_schedule(), lru_list_lock released, whoever the caller (bdflush, kupdate,
+   * sync, balance_dirty): the point FULL_BATCH is where it hooks. The model's batch is always full (the walk is costed for NRSYNC); after a short last batch the
    * C skips the conditional_schedule(), and what follows in every caller is a sleep or a
    * reschedule point at the same instant.
    *
    * [1] Morton's low-latency patch, fs/buffer.c write_some_buffers hunks (2.4.32 copy,
    *     iPodLinux/linux-2.4.32-ipod commit 5264fa3d), against 2.4.17 write_some_buffers.
+   * [2] 2.4.17 fs/buffer.c write_some_buffers, __refile_buffer, __block_commit_write,
+   *     end_buffer_io_sync, sync_page_buffers, __block_write_full_page;
+   *     drivers/block/ll_rw_blk.c ll_rw_block; include/linux/fs.h __mark_buffer_clean.
    */
 
   /** write_some_buffers' walk of the dirty list. */
@@ -89,6 +94,11 @@ public final class Buffer {
 
   /** NRSYNC of fs/buffer.c: buffers per write_some_buffers batch. */
   public static final int NRSYNC = 32;
+  /**
+   * Batches the catalog's writers can have in flight at once, for the catalog row's tail: bdflush,
+   * kupdate and one throttled writer each wait for their own batch (the model's diskIo).
+   */
+  private static final int BATCHES_IN_FLIGHT = 3;
   /** Taking one buffer for the batch (lock, clear dirty, refile): assumption, 2 DRAM misses. */
   public static final long COLLECT_BH_NS = 2 * MEMORY_MISS_NS;
   /** kupdate's wake-up interval: bdf_prm interval 5 s (2.4.17 fs/buffer.c default, 5*HZ). */
@@ -130,9 +140,6 @@ public final class Buffer {
 
   private final PathParams params;
   private final Block block;
-  private boolean refileSkipped; // the low-latency patch's __refile_buffer of skipped locked buffers
-  private boolean walked; // a write_some_buffers walk has run in this kernel
-  private long lastWalkNs; // when the previous walk started (one dirty list); valid once walked
 
   /**
    * Builds the paths for one kernel; kupdate's sync_old_buffers runs {@code syncUnlockedInodes}
@@ -145,16 +152,21 @@ public final class Buffer {
     // their place on the disk and cleans them; without, the catalog's default batch.
     KernelPath io =
         block.llRwBlock(Distribution.fixed(NRSYNC), Filemap.FILE_LBA, BATCH_SECTORS, true);
-    KernelPath cacheIo =
+    KernelPath submit =
         KernelPath.path("fs/buffer.c", "write_locked_buffers")
-            .diskIo(c -> cache.oldestDirtyLba(), c -> NRSYNC * PageCache.SECTORS_PER_PAGE, true)
-            .effect("end_buffer_io_async(): the batch is clean", c -> cache.writeback(NRSYNC, Long.MAX_VALUE))
+            .diskIo(c -> cache.lastBatchLba(), c -> cache.lastBatchPages() * (long) PageCache.SECTORS_PER_PAGE, true)
+            .effect("end_buffer_io_sync(): the batch unlocks", c -> cache.endWriteback())
+            .build();
+    KernelPath cacheIo =
+        KernelPath.path("fs/buffer.c", "write_some_buffers")
+            .effect("lock and clean the batch, refile it to BUF_LOCKED", c -> cache.startWriteback(NRSYNC))
+            .callIf("count > 0", c -> cache.lastBatchPages() > 0, submit)
             .build();
     batchIo = io;
     writeSomeBuffers =
         KernelPath.path("fs/buffer.c", "write_some_buffers")
             .spinLock(l.lruListLock)
-            .loop(WRITE_SOME_BUFFERS, this::lockedBuffersSkipped, bh -> bh.compute(LIST_VISIT_NS))
+            .loop(WRITE_SOME_BUFFERS, c -> cache.lockedSkipped(NRSYNC), bh -> bh.compute(LIST_VISIT_NS))
             .compute(NRSYNC * COLLECT_BH_NS)
             .spinUnlock(l.lruListLock)
             .callIfElse("cached pages dirty", c -> cache.dirtyPages() > 0, cacheIo, io)
@@ -211,38 +223,6 @@ public final class Buffer {
             .build();
   }
 
-  /**
-   * Makes write_some_buffers refile the locked buffers it skips, as the low-latency patch's
-   * hunk does (a change of this catalog's kernel, made by the patch when it is applied): later
-   * walks do not pass them again.
-   */
-  @Models(file = "fs/buffer.c", function = "write_some_buffers", version = "low-latency 2.4 (2.4.32 copy)")
-  public void refileSkippedLockedBuffers() {
-    refileSkipped = true;
-  }
-
-  /** True once {@link #refileSkippedLockedBuffers} was called. */
-  public boolean refilesSkippedLockedBuffers() {
-    return refileSkipped;
-  }
-
-  /**
-   * The locked buffers this walk passes: the stretch drawn (vanilla walks all of it, every
-   * time), or with the refile only what can have been locked since the previous walk.
-   */
-  private long lockedBuffersSkipped(KernelCpu c) {
-    long found = c.sample(params.dirtyListSkipped());
-    boolean first = !walked;
-    long sinceNs = c.now() - lastWalkNs;
-    walked = true;
-    lastWalkNs = c.now();
-    if (!refileSkipped || first) {
-      return found;
-    }
-    long perBufferNs = Math.max(1, c.machine().disk().spec().mediaNs(PageCache.SECTORS_PER_PAGE));
-    return Math.min(found, sinceNs / perBufferNs);
-  }
-
   /** Batches of NRSYNC that write {@code pages} pages. */
   private static long batches(long pages) {
     return pages <= 0 ? 0 : (pages + NRSYNC - 1) / NRSYNC;
@@ -251,15 +231,14 @@ public final class Buffer {
   /** The rows of this file. */
   public List<CatalogEntry> entries() {
     long fixed = NRSYNC * COLLECT_BH_NS;
-    Distribution skipped = params.dirtyListSkipped();
     Distribution file = params.truncatePages();
     Distribution dev = params.deviceBuffers();
     return List.of(
         new CatalogEntry(
             "write_some_buffers", writeSomeBuffers, List.of("lru_list_lock"),
-            fixed + Quantiles.typical(skipped) * LIST_VISIT_NS,
-            fixed + Quantiles.tail(skipped) * LIST_VISIT_NS,
-            "dirty list mostly in flight: ~3,400 locked buffers skipped (1 batch in 1000)",
+            fixed,
+            fixed + (long) BATCHES_IN_FLIGHT * NRSYNC * LIST_VISIT_NS,
+            "pages written again while their batch is under I/O: up to 3 batches of locked buffers skipped",
             "175 ns/buffer skipped (DRAM miss, lmbench); 350 ns/buffer taken (assumption)"),
         new CatalogEntry(
             "bdflush", bdflush, List.of("lru_list_lock"),

@@ -39,7 +39,22 @@ public final class PageCache {
    *     slots:  [f1:0 R][f1:1  ][f2:7 RD][ free ]...      hand -> next slot the clock looks at
    *     dirty:  head -> slot 2 (t=1.2 s) -> ...
    *
+   * A batch a write_some_buffers walk takes is locked for its write I/O (BH_Lock) and cleaned,
+   * as the walk does with lru_list_lock held [1]; its I/O completion unlocks it
+   * (end_buffer_io_sync). A write() to a locked page dirties it again: generic_commit_write's
+   * __mark_dirty refiles it to the tail of BUF_DIRTY while it is still locked, and there it
+   * stays, locked and dirty, until its I/O ends. Those are the buffers a later walk skips
+   * (test_and_set_bit(BH_Lock) fails) without taking: lockedSkipped() walks the dirty queue
+   * from its head as write_some_buffers walks BUF_DIRTY. Batches complete in the order they
+   * were submitted (an assumption: the elevator may reorder requests of concurrent batches,
+   * which changes which buffers unlock first, not how many).
+   *
+   *     locked:  batch ring -> [32][32]      buffer ring -> slot 5, slot 9, ... (oldest first)
+   *
    * Nothing here allocates per page: arrays are sized at install, files grow their slot maps.
+   *
+   * [1] 2.4.17 fs/buffer.c write_some_buffers, __refile_buffer, __block_commit_write,
+   *     end_buffer_io_sync; include/linux/fs.h __mark_dirty.
    */
 
   /** PAGE_SIZE on i386. */
@@ -86,6 +101,19 @@ public final class PageCache {
   private int dirtyTail;
   private int dirtyQueued;
   private long nrDirty;
+  private boolean[] locked = new boolean[0]; // under write I/O (BH_Lock)
+  private int[] lockGeneration = new int[0]; // bumped each time a slot is locked
+  private int[] ioRing = new int[0]; // locked slots, oldest submitted first
+  private int[] ioRingGeneration = new int[0];
+  private int ioHead;
+  private int ioQueued;
+  private int[] batchRing = new int[0]; // buffers of each batch in flight, oldest first
+  private int batchHead;
+  private int batchQueued;
+  private int lockedPages; // slots locked: 0 when the disk has no write of the cache in flight
+  private int lockedDirtyPages; // slots locked and dirty: on BUF_DIRTY, skipped by a walk
+  private int lastBatchPages; // pages the latest startWriteback locked
+  private long lastBatchLba; // and the sector of its first page
 
   private final List<VfsFile> files = new ArrayList<>();
   private long nextLba = DATA_START_LBA;
@@ -118,6 +146,11 @@ public final class PageCache {
     dirtyRing = new int[capacity + 1];
     dirtyRingGeneration = new int[capacity + 1];
     dirtyRingNs = new long[capacity + 1];
+    locked = new boolean[capacity];
+    lockGeneration = new int[capacity];
+    ioRing = new int[capacity];
+    ioRingGeneration = new int[capacity];
+    batchRing = new int[capacity];
   }
 
   /** Page frames the cache may use. */
@@ -210,6 +243,9 @@ public final class PageCache {
     }
     if (!dirty[s]) {
       dirty[s] = true;
+      if (locked[s]) {
+        lockedDirtyPages++;
+      }
       dirtyGeneration[s]++;
       f.dirtyPages++;
       nrDirty++;
@@ -239,6 +275,106 @@ public final class PageCache {
       }
     }
     return cleaned;
+  }
+
+  /**
+   * The walk and locking of one write_some_buffers batch: takes up to {@code max} unlocked dirty
+   * pages from the head of the dirty queue, oldest first, cleans and locks them for their write
+   * I/O, and skips the locked ones; returns how many it took. {@link #lastBatchLba} and
+   * {@link #lastBatchPages} describe the batch for its I/O, {@link #endWriteback} ends it.
+   */
+  @Models(file = "fs/buffer.c", function = "write_some_buffers", version = "2.4.17")
+  public int startWriteback(int max) {
+    int taken = 0;
+    lastBatchLba = DATA_START_LBA;
+    for (int i = 0, at = dirtyHead; i < dirtyQueued && taken < max; i++, at = (at + 1) % dirtyRing.length) {
+      int s = dirtyRing[at];
+      if (!live(at) || locked[s]) {
+        continue;
+      }
+      if (taken == 0) {
+        lastBatchLba = slotFile[s].lbaOf(slotPage[s]);
+      }
+      clean(s);
+      lock(s);
+      taken++;
+    }
+    dropStaleHead();
+    if (taken > 0) {
+      if (batchQueued == batchRing.length) {
+        batchRing = unroll(batchRing, batchHead, batchQueued);
+        batchHead = 0;
+      }
+      batchRing[(batchHead + batchQueued) % batchRing.length] = taken;
+      batchQueued++;
+    }
+    lastBatchPages = taken;
+    return taken;
+  }
+
+  /**
+   * end_buffer_io_sync of the oldest batch in flight: its pages unlock (a page written again
+   * meanwhile stays dirty, now unlocked, for the next walk to take); returns how many.
+   */
+  @Models(file = "fs/buffer.c", function = "end_buffer_io_sync", version = "2.4.17")
+  public int endWriteback() {
+    if (batchQueued == 0) {
+      throw new IllegalStateException("no write_some_buffers batch in flight");
+    }
+    int n = batchRing[batchHead];
+    batchHead = (batchHead + 1) % batchRing.length;
+    batchQueued--;
+    for (int i = 0; i < n; i++) {
+      int s = ioRing[ioHead];
+      int gen = ioRingGeneration[ioHead];
+      ioHead = (ioHead + 1) % ioRing.length;
+      ioQueued--;
+      if (locked[s] && lockGeneration[s] == gen) {
+        unlock(s);
+      }
+    }
+    return n;
+  }
+
+  /**
+   * The locked buffers a write_some_buffers walk passes now: walking the dirty queue from its
+   * head, the locked dirty pages met before {@code wanted} unlocked ones are found (or the queue
+   * ends). Never more than {@link #lockedDirtyPages}.
+   */
+  public long lockedSkipped(int wanted) {
+    long skipped = 0;
+    int found = 0;
+    for (int i = 0, at = dirtyHead; i < dirtyQueued && found < wanted; i++, at = (at + 1) % dirtyRing.length) {
+      if (!live(at)) {
+        continue;
+      }
+      if (locked[dirtyRing[at]]) {
+        skipped++;
+      } else {
+        found++;
+      }
+    }
+    return skipped;
+  }
+
+  /** Pages locked under write I/O of a batch (0 once the disk has written every batch). */
+  public int lockedPages() {
+    return lockedPages;
+  }
+
+  /** Pages locked under write I/O and dirtied again since: on BUF_DIRTY, skipped by walks. */
+  public int lockedDirtyPages() {
+    return lockedDirtyPages;
+  }
+
+  /** Pages of the latest {@link #startWriteback} batch (0: nothing to write). */
+  public int lastBatchPages() {
+    return lastBatchPages;
+  }
+
+  /** The sector of the latest {@link #startWriteback} batch's first page. */
+  public long lastBatchLba() {
+    return lastBatchLba;
   }
 
   /** Dirty pages that became dirty at or before {@code cutoffNs}. */
@@ -376,7 +512,7 @@ public final class PageCache {
     for (int step = 0; step < 2 * capacity; step++) {
       int s = hand;
       hand = (hand + 1) % capacity;
-      if (dirty[s]) {
+      if (dirty[s] || locked[s]) {
         continue;
       }
       if (referenced[s]) {
@@ -399,6 +535,9 @@ public final class PageCache {
     if (dirty[s]) {
       clean(s);
     }
+    if (locked[s]) {
+      unlock(s);
+    }
     f.slot[slotPage[s]] = -1;
     f.cachedPages--;
     slotFile[s] = null;
@@ -409,6 +548,9 @@ public final class PageCache {
     if (dirty[s]) {
       clean(s);
     }
+    if (locked[s]) {
+      unlock(s); // truncate_inode_pages waits for the page's I/O; the model drops it at once
+    }
     f.slot[slotPage[s]] = -1;
     f.cachedPages--;
     slotFile[s] = null;
@@ -416,9 +558,59 @@ public final class PageCache {
   }
 
   private void clean(int s) {
+    if (locked[s]) {
+      lockedDirtyPages--;
+    }
     dirty[s] = false;
     slotFile[s].dirtyPages--;
     nrDirty--;
+  }
+
+  private void lock(int s) {
+    locked[s] = true;
+    lockGeneration[s]++;
+    lockedPages++;
+    if (ioQueued == ioRing.length) {
+      ioRing = unroll(ioRing, ioHead, ioQueued);
+      ioRingGeneration = unroll(ioRingGeneration, ioHead, ioQueued);
+      ioHead = 0;
+    }
+    int at = (ioHead + ioQueued) % ioRing.length;
+    ioRing[at] = s;
+    ioRingGeneration[at] = lockGeneration[s];
+    ioQueued++;
+  }
+
+  private void unlock(int s) {
+    locked[s] = false;
+    lockedPages--;
+    if (dirty[s]) {
+      lockedDirtyPages--;
+    }
+  }
+
+  /**
+   * A ring twice as long with its entries from index 0: a slot dropped while locked and locked
+   * again has two entries, so more can be in flight than there are slots (rare: not per event).
+   */
+  private static int[] unroll(int[] ring, int head, int queued) {
+    int[] grown = new int[Math.max(1, 2 * ring.length)];
+    for (int i = 0; i < queued; i++) {
+      grown[i] = ring[(head + i) % ring.length];
+    }
+    return grown;
+  }
+
+  private boolean live(int at) {
+    int s = dirtyRing[at];
+    return slotFile[s] != null && dirty[s] && dirtyGeneration[s] == dirtyRingGeneration[at];
+  }
+
+  private void dropStaleHead() {
+    while (dirtyQueued > 0 && !live(dirtyHead)) {
+      dirtyHead = (dirtyHead + 1) % dirtyRing.length;
+      dirtyQueued--;
+    }
   }
 
   private void queueDirty(int s, long now) {
