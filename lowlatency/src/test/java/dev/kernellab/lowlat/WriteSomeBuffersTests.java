@@ -10,7 +10,9 @@ import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.SimpleRoundRobinScheduler;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.TaskSpec;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.LockView;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.Tracer;
 import dev.kernellab.paths.Calibration;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.paths.PathParams;
@@ -49,7 +51,7 @@ class WriteSomeBuffersTests {
         .scheduler(new SimpleRoundRobinScheduler())
         .tracer(new Tracer() {
           @Override
-          public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) {
+          public void lockRelease(long now, int cpu, LockView lock, PathView path, long heldNs) {
             if (lock == lru) {
               holds.add(heldNs);
             }
