@@ -1,8 +1,8 @@
 package dev.kernellab.anatomy;
 
-import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.LatencyCause;
-import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.kernel.spi.LatencyCause;
+import dev.kernellab.kernel.spi.LockView;
+import dev.kernellab.kernel.spi.PathView;
 import dev.kernellab.workloads.ProbeSpec;
 
 /**
@@ -103,7 +103,7 @@ public sealed interface Cause
    * @param task the task it interrupted
    * @param ns how long
    */
-  record InterruptHandler(KernelPath handler, TaskId task, long ns) implements Holding {}
+  record InterruptHandler(PathView handler, TaskId task, long ns) implements Holding {}
 
   /**
    * Softirqs ran on an interrupt's way out or at {@code local_bh_enable()} ({@code do_softirq},
@@ -113,7 +113,7 @@ public sealed interface Cause
    * @param task the task they ran above
    * @param ns how long
    */
-  record SoftirqRunning(KernelPath path, TaskId task, long ns) implements Holding {}
+  record SoftirqRunning(PathView path, TaskId task, long ns) implements Holding {}
 
   /**
    * Holders beyond the ones kept one by one: so many paths took turns that the least of them
@@ -131,8 +131,8 @@ public sealed interface Cause
     /** The task. */
     TaskId task();
 
-    /** The path it ran; a loop body's path has the loop's {@link KernelPath#site() site}. */
-    KernelPath path();
+    /** The path it ran; a loop body's path has the loop's {@link PathView#site() site}. */
+    PathView path();
 
     /**
      * How many iterations the loop at the path's site ran, if it ended in this stretch (the
@@ -149,7 +149,7 @@ public sealed interface Cause
    * @param path the path that turned them off
    * @param ns how long they were off (interrupt latency) or the path held the CPU (a wait)
    */
-  record InterruptsOff(TaskId task, KernelPath path, long ns, long iterations) implements InKernelCode {}
+  record InterruptsOff(TaskId task, PathView path, long ns, long iterations) implements InKernelCode {}
 
   /**
    * A preemptible kernel could not preempt a task holding a spinlock ({@code spin_lock()}
@@ -160,7 +160,7 @@ public sealed interface Cause
    * @param lock the innermost lock it held
    * @param ns how long
    */
-  record SpinlockHeld(TaskId task, KernelPath path, SpinLock lock, long ns, long iterations)
+  record SpinlockHeld(TaskId task, PathView path, LockView lock, long ns, long iterations)
       implements InKernelCode {}
 
   /**
@@ -169,10 +169,10 @@ public sealed interface Cause
    *
    * @param task the holder
    * @param path where it ran
-   * @param lock the kernel's big kernel lock ({@link SpinLock#isBigKernelLock()})
+   * @param lock the kernel's big kernel lock ({@link LockView#isBigKernelLock()})
    * @param ns how long
    */
-  record BigKernelLockHeld(TaskId task, KernelPath path, SpinLock lock, long ns, long iterations)
+  record BigKernelLockHeld(TaskId task, PathView path, LockView lock, long ns, long iterations)
       implements InKernelCode {}
 
   /**
@@ -183,7 +183,7 @@ public sealed interface Cause
    * @param path where it ran
    * @param ns how long
    */
-  record BottomHalvesOff(TaskId task, KernelPath path, long ns, long iterations) implements InKernelCode {}
+  record BottomHalvesOff(TaskId task, PathView path, long ns, long iterations) implements InKernelCode {}
 
   /**
    * A preemptible kernel could not preempt a task whose preempt count was raised without a
@@ -194,7 +194,7 @@ public sealed interface Cause
    * @param depth the count's preemption-disable depth
    * @param ns how long
    */
-  record PreemptCountHeld(TaskId task, KernelPath path, int depth, long ns, long iterations)
+  record PreemptCountHeld(TaskId task, PathView path, int depth, long ns, long iterations)
       implements InKernelCode {}
 
   /**
@@ -211,8 +211,8 @@ public sealed interface Cause
    * @param heldLock the innermost spinlock the task held there, if any (in a kernel without
    *     CONFIG_PREEMPT a lock does not decide preemption, but it says what the path was doing)
    */
-  record NotPreemptible(TaskId task, KernelPath path, long ns, boolean kernelPreemptible, boolean siteHooked,
-      java.util.Optional<SpinLock> heldLock, long iterations) implements InKernelCode {
+  record NotPreemptible(TaskId task, PathView path, long ns, boolean kernelPreemptible, boolean siteHooked,
+      java.util.Optional<LockView> heldLock, long iterations) implements InKernelCode {
     /** Checks the lock is given as present or absent. */
     public NotPreemptible {
       java.util.Objects.requireNonNull(heldLock, "heldLock");
@@ -220,7 +220,7 @@ public sealed interface Cause
   }
 
   /**
-   * A cause the path itself declared ({@link KernelPath.Builder#cause}): a patch's or a path
+   * A cause the path itself declared ({@link PathView.Builder#cause}): a patch's or a path
    * catalog's own type, which a library user can tell apart with {@code instanceof}.
    *
    * @param cause what the path declared
@@ -228,7 +228,7 @@ public sealed interface Cause
    * @param path the path running (the declaring path or one it called)
    * @param ns how long
    */
-  record Declared(LatencyCause cause, TaskId task, KernelPath path, long ns, long iterations)
+  record Declared(LatencyCause cause, TaskId task, PathView path, long ns, long iterations)
       implements InKernelCode {
     /** What the cause describes: this stretch, in the terms of the SPI. */
     public LatencyCause.Hold hold() {

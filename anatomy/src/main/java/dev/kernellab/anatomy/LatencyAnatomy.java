@@ -1,12 +1,12 @@
 package dev.kernellab.anatomy;
 
-import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.SpinLock;
-import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.TraceInterest;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.KernelView;
+import dev.kernellab.kernel.spi.LockView;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.TraceInterest;
+import dev.kernellab.kernel.spi.Tracer;
 import dev.kernellab.workloads.ProbeSpec;
 import dev.kernellab.workloads.SampleListener;
 import dev.kernellab.workloads.Workload;
@@ -27,7 +27,7 @@ import java.util.Objects;
  * paths.installDaemons(b);
  * Workload.Run run = Workloads.create("stress").install(paths, b);
  * LatencyAnatomy anatomy = LatencyAnatomy.attach(b, run);
- * Kernel k = b.build();
+ * KernelView k = b.build();
  * run.start(k);
  * k.run(10_000_000_000L);
  * Cause culprit = anatomy.worst().get(0).culprit();
@@ -86,10 +86,10 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
 
   private final ProbeSpec spec;
   private final int kept;
-  private Kernel kernel;
+  private KernelView kernel;
   private boolean preemptible;
   private int probeVector = -1;
-  private Task[] probes = new Task[0];
+  private TaskView[] probes = new TaskView[0];
 
   // the probe line's last entry
   private long lastEntryAt = -1;
@@ -172,12 +172,12 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   }
 
   @Override
-  public void boot(Kernel k) {
+  public void boot(KernelView k) {
     if (kernel != null) {
       throw new IllegalStateException("this anatomy is attached to a kernel already");
     }
     int n = spec.tasks().size();
-    Task[] found = new Task[n];
+    TaskView[] found = new TaskView[n];
     for (int i = 0; i < n; i++) {
       String comm = spec.tasks().get(i);
       found[i] = k.task(comm).orElseThrow(() -> new IllegalArgumentException(
@@ -221,7 +221,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     return a;
   }
 
-  private int probeIndex(Task t) {
+  private int probeIndex(TaskView t) {
     for (int i = 0; i < probes.length; i++) {
       if (probes[i] == t) {
         return i;
@@ -264,17 +264,17 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   }
 
   @Override
-  public void preemptOff(long now, int cpu, KernelPath path) {
+  public void preemptOff(long now, int cpu, PathView path) {
     account(now, cpu);
   }
 
   @Override
-  public void preemptOn(long now, int cpu, KernelPath path, long lengthNs) {
+  public void preemptOn(long now, int cpu, PathView path, long lengthNs) {
     account(now, cpu);
   }
 
   @Override
-  public void irqsOff(long now, int cpu, KernelPath path) {
+  public void irqsOff(long now, int cpu, PathView path) {
     account(now, cpu);
     if (cpu < irqsOffIterations.length) {
       irqsOffIterations[cpu] = 0;
@@ -285,7 +285,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   }
 
   @Override
-  public void irqsOn(long now, int cpu, KernelPath path, long lengthNs) {
+  public void irqsOn(long now, int cpu, PathView path, long lengthNs) {
     account(now, cpu);
     if (cpu < lastIrqsOn.length) {
       IrqsOff o = lastIrqsOn[cpu];
@@ -300,12 +300,12 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   }
 
   @Override
-  public void pathEnter(long now, int cpu, KernelPath path) {
+  public void pathEnter(long now, int cpu, PathView path) {
     account(now, cpu);
   }
 
   @Override
-  public void pathExit(long now, int cpu, KernelPath path) {
+  public void pathExit(long now, int cpu, PathView path) {
     if (path.site() == null || cpu >= stretch.length) {
       account(now, cpu);
       return;
@@ -318,12 +318,12 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   }
 
   @Override
-  public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) {
+  public void lockAcquire(long now, int cpu, LockView lock, PathView path, long spunNs) {
     account(now, cpu);
   }
 
   @Override
-  public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) {
+  public void lockRelease(long now, int cpu, LockView lock, PathView path, long heldNs) {
     account(now, cpu);
     if (cpu < stretch.length) {
       // told before the CPU drops the lock from its held locks: the stretch that starts now
@@ -333,7 +333,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   }
 
   @Override
-  public void schedWakeup(long now, int cpu, Task task) {
+  public void schedWakeup(long now, int cpu, TaskView task) {
     int i = probeIndex(task);
     if (i < 0 || wakeAt[i] >= 0) {
       return;
@@ -352,7 +352,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   }
 
   @Override
-  public void schedSwitch(long now, int cpu, Task prev, Task next) {
+  public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
     int i = probeIndex(next);
     if (i >= 0 && switchAt[i] < 0 && wakeAt[i] >= 0) {
       // the wait ends now, on whatever CPU the probe waited for
@@ -410,7 +410,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   // ---- samples ----
 
   @Override
-  public void sample(Task p, long startNs, long endNs, int cpu) {
+  public void sample(TaskView p, long startNs, long endNs, int cpu) {
     int i = probeIndex(p);
     if (i < 0) {
       throw new IllegalStateException(p + " took a sample but is not one of the probe's tasks " + spec.tasks());
@@ -486,9 +486,9 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     long onAt = -1;
     long lengthNs;
     long iterations;
-    KernelPath path;
-    Task task;
-    dev.kernellab.kernel.LatencyCause declared;
+    PathView path;
+    TaskView task;
+    dev.kernellab.kernel.spi.LatencyCause declared;
 
     void copy(IrqsOff o) {
       onAt = o.onAt;
@@ -536,7 +536,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   /** What slot {@code k} of {@code l} was, from the state it ran in. */
   private Cause.Holding holding(WaitLedger l, int k) {
     TaskId task = TaskId.of(l.task[k]);
-    KernelPath path = l.path[k];
+    PathView path = l.path[k];
     long ns = l.ns[k];
     long n = l.iterations[k];
     if (l.declared[k] != null) {
@@ -555,7 +555,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
       return new Cause.UserMode(task, ns);
     }
     if (preemptible) {
-      SpinLock lock = l.lock[k];
+      LockView lock = l.lock[k];
       if (lock != null) {
         return lock.isBigKernelLock()
             ? new Cause.BigKernelLockHeld(task, path, lock, ns, n)

@@ -1,11 +1,11 @@
 package dev.kernellab.anatomy;
 
-import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.spi.TaskView;
 import java.util.Objects;
 
 /**
  * A task as it was when a sample was explained: its name and pid, kept apart from the live
- * {@link Task}, which goes on changing (and may exit) after the sample.
+ * {@link TaskView}, which goes on changing (and may exit) after the sample.
  *
  * @param comm the task's name
  * @param pid its pid
@@ -18,7 +18,7 @@ public record TaskId(String comm, int pid) {
   }
 
   /** {@code task}'s name and pid now. */
-  public static TaskId of(Task task) {
+  public static TaskId of(TaskView task) {
     return new TaskId(task.comm(), task.pid());
   }
 

@@ -1,11 +1,11 @@
 package dev.kernellab.anatomy;
 
-import dev.kernellab.kernel.KernelCpu;
-import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.LatencyCause;
 import dev.kernellab.kernel.PreemptCount;
-import dev.kernellab.kernel.SpinLock;
-import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.spi.CpuView;
+import dev.kernellab.kernel.spi.LatencyCause;
+import dev.kernellab.kernel.spi.LockView;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.TaskView;
 
 /**
  * What held one CPU while a probe waited for it: the time each (task, path, context) ran
@@ -35,16 +35,16 @@ final class WaitLedger {
   /** The state of one CPU at the start of its current stretch. */
   static final class Stretch {
     long from;
-    KernelPath path;
-    Task task;
-    SpinLock lock; // innermost held
+    PathView path;
+    TaskView task;
+    LockView lock; // innermost held
     int preemptCount;
     byte context;
     boolean user;
     boolean irqsOff;
     LatencyCause declared;
 
-    void start(long now, KernelCpu c) {
+    void start(long now, CpuView c) {
       from = now;
       path = c.runningPath();
       task = c.current();
@@ -57,7 +57,7 @@ final class WaitLedger {
     }
 
     /** {@code released} is no longer held, though {@code c} still lists it. */
-    void released(SpinLock released, KernelCpu c) {
+    void released(LockView released, CpuView c) {
       if (lock != released) {
         return;
       }
@@ -71,12 +71,12 @@ final class WaitLedger {
     }
   }
 
-  final KernelPath[] path = new KernelPath[SLOTS];
-  final Task[] task = new Task[SLOTS];
+  final PathView[] path = new PathView[SLOTS];
+  final TaskView[] task = new TaskView[SLOTS];
   final byte[] context = new byte[SLOTS];
-  final SpinLock[] lock = new SpinLock[SLOTS]; // the lock the slot's time ran under longest
+  final LockView[] lock = new LockView[SLOTS]; // the lock the slot's time ran under longest
   private final long[] lockNs = new long[SLOTS]; // the time under lock[i]
-  private final SpinLock[] otherLock = new SpinLock[SLOTS]; // the next candidate, and its time
+  private final LockView[] otherLock = new LockView[SLOTS]; // the next candidate, and its time
   private final long[] otherLockNs = new long[SLOTS];
   final int[] preemptDepth = new int[SLOTS];
   final int[] bhDepth = new int[SLOTS];
@@ -170,7 +170,7 @@ final class WaitLedger {
    * (the catalog has no such path yet). Two candidates are kept; a third lock replaces the
    * second, with its time counted from then.
    */
-  private void underLock(int i, SpinLock l, long len) {
+  private void underLock(int i, LockView l, long len) {
     if (lock[i] == null || lock[i] == l) {
       lock[i] = l;
       lockNs[i] += len;
@@ -182,7 +182,7 @@ final class WaitLedger {
     }
     otherLockNs[i] += len;
     if (otherLockNs[i] > lockNs[i]) {
-      SpinLock t = lock[i];
+      LockView t = lock[i];
       long tn = lockNs[i];
       lock[i] = otherLock[i];
       lockNs[i] = otherLockNs[i];

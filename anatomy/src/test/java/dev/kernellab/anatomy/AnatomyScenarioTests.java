@@ -150,9 +150,9 @@ class AnatomyScenarioTests {
   }
 
   /** A cause a patch declares on its path is what the anatomy reports for the time spent there. */
-  record BiosCall(String function) implements dev.kernellab.kernel.LatencyCause {
+  record BiosCall(String function) implements dev.kernellab.kernel.spi.LatencyCause {
     @Override
-    public String describe(dev.kernellab.kernel.LatencyCause.Hold h) {
+    public String describe(dev.kernellab.kernel.spi.LatencyCause.Hold h) {
       return "APM BIOS call " + function + " by " + h.task();
     }
   }
@@ -174,7 +174,7 @@ class AnatomyScenarioTests {
   @Test
   void aHoldOverALoopCountsTheLoopsIterations() {
     SpinLock l = SpinLock.spin("L");
-    dev.kernellab.kernel.Site walk = new dev.kernellab.kernel.Site("scenario/walk.c", "K", "walk");
+    dev.kernellab.kernel.spi.Site walk = new dev.kernellab.kernel.spi.Site("scenario/walk.c", "K", "walk");
     KernelPath k = KernelPath.path("scenario/walk.c", "K")
         .spinLock(l).loop(walk, 5, body -> body.compute(MS)).spinUnlock(l).build();
     SampleAnatomy w = worst(k, true);
@@ -191,7 +191,7 @@ class AnatomyScenarioTests {
    */
   @Test
   void anInterruptLatencyAPathDeclaredIsReportedAsItsCause() {
-    dev.kernellab.kernel.Site each = new dev.kernellab.kernel.Site("arch/i386/kernel/apm.c", "apm_bios_call", "each");
+    dev.kernellab.kernel.spi.Site each = new dev.kernellab.kernel.spi.Site("arch/i386/kernel/apm.c", "apm_bios_call", "each");
     KernelPath bios = KernelPath.path("arch/i386/kernel/apm.c", "apm_bios_call")
         .cause(new BiosCall("APM_IDLE")).localIrqDisable().loop(each, 3, body -> body.compute(MS))
         .localIrqEnable().build();
@@ -235,7 +235,7 @@ class AnatomyScenarioTests {
 
   @Test
   void aNonPreemptibleKernelInALoopAPatchHookedSaysSo() {
-    dev.kernellab.kernel.Site walk = new dev.kernellab.kernel.Site("scenario/hooked.c", "K", "walk");
+    dev.kernellab.kernel.spi.Site walk = new dev.kernellab.kernel.spi.Site("scenario/hooked.c", "K", "walk");
     KernelPath k = KernelPath.path("scenario/hooked.c", "K").loop(walk, 4, body -> body.compute(MS)).build();
     KernelPath nothing = KernelPath.path("scenario/hooked.c", "hook").compute(0).build();
     SampleAnatomy w = worstWith(k, false, b -> b.declareSites(List.of(walk)).patch(new dev.kernellab.kernel.KernelPatch() {

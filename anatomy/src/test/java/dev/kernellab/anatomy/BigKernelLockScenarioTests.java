@@ -3,9 +3,9 @@ package dev.kernellab.anatomy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.LatencyCause;
 import dev.kernellab.kernel.SyscallArgs;
 import dev.kernellab.kernel.TaskSpec;
+import dev.kernellab.kernel.spi.LatencyCause;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.paths.PathParams;
 import dev.kernellab.paths.drivers.Console;

@@ -1,10 +1,10 @@
 package dev.kernellab.anatomy;
 
-import dev.kernellab.kernel.Kernel;
-import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.SpinLock;
-import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.KernelView;
+import dev.kernellab.kernel.spi.LockView;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,16 +19,16 @@ final class CpuStateOracle implements Tracer {
 
   /** How a test names one holder: from the task, its running path (null if none) and context. */
   interface Key {
-    String of(Task task, KernelPath path, String context);
+    String of(TaskView task, PathView path, String context);
   }
 
-  private record Mark(long at, Task task, KernelPath path, String context) {}
+  private record Mark(long at, TaskView task, PathView path, String context) {}
 
   private final List<List<Mark>> marks = new ArrayList<>();
-  private Kernel kernel;
+  private KernelView kernel;
 
   @Override
-  public void boot(Kernel k) {
+  public void boot(KernelView k) {
     kernel = k;
     for (int c = 0; c < k.cpuCount(); c++) {
       marks.add(new ArrayList<>());
@@ -60,18 +60,18 @@ final class CpuStateOracle implements Tracer {
     return out;
   }
 
-  @Override public void schedSwitch(long now, int cpu, Task prev, Task next) { mark(now, cpu); }
-  @Override public void schedWakeup(long now, int cpu, Task task) { mark(now, cpu); }
+  @Override public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) { mark(now, cpu); }
+  @Override public void schedWakeup(long now, int cpu, TaskView task) { mark(now, cpu); }
   @Override public void irqEntry(long now, int cpu, int vector) { mark(now, cpu); }
   @Override public void irqExit(long now, int cpu, int vector) { mark(now, cpu); }
   @Override public void softirqEntry(long now, int cpu, int pending) { mark(now, cpu); }
   @Override public void softirqExit(long now, int cpu) { mark(now, cpu); }
-  @Override public void preemptOff(long now, int cpu, KernelPath path) { mark(now, cpu); }
-  @Override public void preemptOn(long now, int cpu, KernelPath path, long lengthNs) { mark(now, cpu); }
-  @Override public void irqsOff(long now, int cpu, KernelPath path) { mark(now, cpu); }
-  @Override public void irqsOn(long now, int cpu, KernelPath path, long lengthNs) { mark(now, cpu); }
-  @Override public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) { mark(now, cpu); }
-  @Override public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) { mark(now, cpu); }
-  @Override public void pathEnter(long now, int cpu, KernelPath path) { mark(now, cpu); }
-  @Override public void pathExit(long now, int cpu, KernelPath path) { mark(now, cpu); }
+  @Override public void preemptOff(long now, int cpu, PathView path) { mark(now, cpu); }
+  @Override public void preemptOn(long now, int cpu, PathView path, long lengthNs) { mark(now, cpu); }
+  @Override public void irqsOff(long now, int cpu, PathView path) { mark(now, cpu); }
+  @Override public void irqsOn(long now, int cpu, PathView path, long lengthNs) { mark(now, cpu); }
+  @Override public void lockAcquire(long now, int cpu, LockView lock, PathView path, long spunNs) { mark(now, cpu); }
+  @Override public void lockRelease(long now, int cpu, LockView lock, PathView path, long heldNs) { mark(now, cpu); }
+  @Override public void pathEnter(long now, int cpu, PathView path) { mark(now, cpu); }
+  @Override public void pathExit(long now, int cpu, PathView path) { mark(now, cpu); }
 }

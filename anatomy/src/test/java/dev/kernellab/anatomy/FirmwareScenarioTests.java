@@ -36,9 +36,9 @@ class FirmwareScenarioTests {
     KernelBuilder kb = new KernelBuilder(machine, 1).scheduler(SchedulerProvider.create("goodness"));
     paths.install(kb);
     kb.task(realfeel.task()).task(paths.apm().kapmd());
-    kb.tracer(new dev.kernellab.kernel.Tracer() {
+    kb.tracer(new dev.kernellab.kernel.spi.Tracer() {
       @Override
-      public void irqsOff(long now, int cpu, dev.kernellab.kernel.KernelPath path) {
+      public void irqsOff(long now, int cpu, dev.kernellab.kernel.spi.PathView path) {
         if (at[0] < 0 && path == paths.apm().biosCall) {
           at[0] = now;
         }

@@ -83,7 +83,7 @@ class SampleAnatomyTests {
 
   @Test
   void aDeclaredCauseHandsItsHoldToTheCausesWords() {
-    dev.kernellab.kernel.LatencyCause words = h -> h.task() + " " + h.path().function() + " " + h.ns() + " " + h.iterations();
+    dev.kernellab.kernel.spi.LatencyCause words = h -> h.task() + " " + h.path().function() + " " + h.ns() + " " + h.iterations();
     Cause.Declared d = new Cause.Declared(words, B, K, 42, 7);
     assertThat(d.cause().describe(d.hold())).isEqualTo("B[6] K 42 7");
   }

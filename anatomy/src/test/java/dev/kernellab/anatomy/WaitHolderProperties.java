@@ -14,9 +14,10 @@ import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Softirq;
 import dev.kernellab.kernel.SpinLock;
-import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.TaskSpec;
+import dev.kernellab.kernel.spi.PathView;
 import dev.kernellab.kernel.spi.SchedulerProvider;
+import dev.kernellab.kernel.spi.TaskView;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.preempt.PreemptKernelPatch;
 import dev.kernellab.workloads.Realfeel;
@@ -67,7 +68,7 @@ class WaitHolderProperties {
     }
   }
 
-  private static String key(Task t, KernelPath path, String context) {
+  private static String key(TaskView t, PathView path, String context) {
     if (t.isIdle() || path == null) {
       return "-";
     }

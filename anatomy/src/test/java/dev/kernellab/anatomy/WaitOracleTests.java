@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.TaskView;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.workloads.Workload;
 import dev.kernellab.workloads.Workloads;
@@ -26,11 +26,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 class WaitOracleTests {
 
   /** A holder by task and path (a path runs in one context: a handler, a softirq, a task's code). */
-  private static String key(String comm, KernelPath path, String context) {
+  private static String key(String comm, PathView path, String context) {
     return comm + "|" + (path == null ? "-" : path.toString());
   }
 
-  private static String key(Task task, KernelPath path, String context) {
+  private static String key(TaskView task, PathView path, String context) {
     return key(task.comm(), path, context);
   }
 

@@ -1,6 +1,7 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.kernel.spi.TaskState;
 
 /**

@@ -1,5 +1,6 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.kernel.spi.Site;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -2,6 +2,7 @@ package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Cpu;
 import dev.kernellab.hw.CpuListener;
+import dev.kernellab.kernel.spi.Tracer;
 
 /**
  * The interpreter of {@link KernelPath}s: each CPU runs the operations of its top execution

@@ -4,6 +4,7 @@ import dev.kernellab.hw.DiskRequest;
 import dev.kernellab.hw.DiskSpec;
 import dev.kernellab.hw.IdeDisk;
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.kernel.spi.TaskState;
 
 /**

@@ -7,10 +7,14 @@ import dev.kernellab.hw.Models;
 import dev.kernellab.hw.Pit;
 import dev.kernellab.hw.Vectors;
 import dev.kernellab.hw.sim.Simulation;
+import dev.kernellab.kernel.spi.KernelView;
 import dev.kernellab.kernel.spi.PreemptionModel;
 import dev.kernellab.kernel.spi.Scheduler;
 import dev.kernellab.kernel.spi.SchedulerHost;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TraceInterest;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +39,7 @@ import java.util.Optional;
  * function named on the class or method that models it ({@code @Models}); the preempt-kernel
  * patch's hooks are left to the {@link PreemptionModel}.
  */
-public final class Kernel {
+public final class Kernel implements KernelView {
 
   /*
    * Where things are
@@ -103,7 +107,8 @@ public final class Kernel {
     this.preemption = c.preemption();
     this.debug = c.debug();
     this.recent = debug.recentEvents() ? new RecentEvents() : null;
-    this.tracer = TracerPair.of(recent, c.tracer().orElse(null));
+    Tracer user = c.tracer().orElse(null);
+    this.tracer = recent == null ? user : user == null ? recent : Tracer.both(recent, user);
     this.hz = c.hz();
     this.costs = machine.spec().costs();
     this.siteHooks = new HashMap<>(c.siteHooks());
@@ -120,7 +125,7 @@ public final class Kernel {
           new KernelCpu(this, i, machine.cpu(i), sim.randoms().stream("cpu" + i + ".irq"));
     }
     // Every detail event wanted everywhere until the tracers say otherwise (in boot).
-    this.traceInterest = tracer == null ? null : new TraceInterest(cpus);
+    this.traceInterest = tracer == null ? null : new CpuTraceInterest(cpus);
     this.ksoftirqd = new Task[cpus.length];
     this.locks = new SpinLocks(this, cpus, sim, tracer, debug);
     this.bkl = new BigKernelLock(this, cpus.length > 1 || preemption.preemptsKernelCode());
@@ -288,48 +293,57 @@ public final class Kernel {
   }
 
   /** Number of CPUs. */
+  @Override
   public int cpuCount() {
     return cpus.length;
   }
 
   /** Timer frequency (HZ). */
+  @Override
   public int hz() {
     return hz;
   }
 
   /** {@code jiffies}: timer ticks since boot, starting at 1. */
+  @Override
   public long jiffies() {
     return timers.jiffies();
   }
 
   /** Simulated time, ns. */
+  @Override
   public long now() {
     return sim.now();
   }
 
   /** The machine's cost table. */
+  @Override
   public CostTable costs() {
     return costs;
   }
 
   /** The task running on {@code cpu}. */
+  @Override
   public Task current(int cpu) {
     checkCpu(cpu);
     return cpus[cpu].current;
   }
 
   /** The idle task of {@code cpu}. */
+  @Override
   public Task idle(int cpu) {
     checkCpu(cpu);
     return cpus[cpu].idle;
   }
 
   /** Every task that exists (not dead), in pid order, read-only. */
+  @Override
   public List<Task> allTasks() {
     return lifecycle.tasks();
   }
 
   /** The machine. */
+  @Override
   public Machine machine() {
     return machine;
   }
@@ -372,11 +386,13 @@ public final class Kernel {
   }
 
   /** The preemption model in force. */
+  @Override
   public PreemptionModel preemptionModel() {
     return preemption;
   }
 
   /** Per-CPU kernel state of CPU {@code i}. */
+  @Override
   public KernelCpu cpu(int i) {
     checkCpu(i);
     return cpus[i];
@@ -386,6 +402,7 @@ public final class Kernel {
    * What patches run between the iterations of loops at {@code site} in this kernel, if
    * anything (the lab's site listing, tests of patches).
    */
+  @Override
   public Optional<KernelPath> hookAt(Site site) {
     return Optional.ofNullable(siteHooks.get(site));
   }
@@ -412,11 +429,13 @@ public final class Kernel {
   }
 
   /** The live task with pid {@code pid}, if there is one. */
+  @Override
   public Optional<Task> task(int pid) {
     return lifecycle.byPid(pid);
   }
 
   /** The live task named {@code comm} (the lowest pid of that name), if there is one. */
+  @Override
   public Optional<Task> task(String comm) {
     return lifecycle.byComm(comm);
   }

@@ -7,6 +7,8 @@ import dev.kernellab.hw.Pit;
 import dev.kernellab.kernel.spi.PreemptionModel;
 import dev.kernellab.kernel.spi.Scheduler;
 import dev.kernellab.kernel.spi.SchedulerProvider;
+import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

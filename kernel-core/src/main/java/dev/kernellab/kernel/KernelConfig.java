@@ -3,6 +3,8 @@ package dev.kernellab.kernel;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.spi.PreemptionModel;
 import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -5,6 +5,7 @@ import dev.kernellab.hw.Machine;
 import dev.kernellab.hw.Models;
 import dev.kernellab.hw.sim.Event;
 import dev.kernellab.kernel.spi.CpuView;
+import dev.kernellab.kernel.spi.LatencyCause;
 import java.util.SplittableRandom;
 
 /**
@@ -169,6 +170,7 @@ public final class KernelCpu implements CpuView {
   // ---- what is running here, for tracers that explain a latency (no allocation) ----
 
   /** The path the innermost context runs now (a loop body's path has the loop's site). */
+  @Override
   public KernelPath runningPath() {
     return top().currentPath();
   }
@@ -178,6 +180,7 @@ public final class KernelCpu implements CpuView {
    * worth reporting: the deepest frame that is neither user code nor the kernel's own entry
    * and exit glue; null if the task is in user mode.
    */
+  @Override
   public KernelPath taskKernelPath() {
     ExecContext ctx = current.context;
     for (int i = ctx.depth - 1; i >= 0; i--) {
@@ -221,6 +224,7 @@ public final class KernelCpu implements CpuView {
    * The innermost {@link LatencyCause} declared by a path running in the innermost context
    * (the running path, or a path that called it), or null where none is.
    */
+  @Override
   public LatencyCause declaredCause() {
     ExecContext ctx = top();
     for (int i = ctx.depth - 1; i >= 0; i--) {
@@ -236,6 +240,7 @@ public final class KernelCpu implements CpuView {
    * At a tracer's {@link Tracer#pathExit} of a loop body (a path with a {@link KernelPath#site()
    * site}): how many iterations that loop ran (the buffers completed, the ptes walked).
    */
+  @Override
   public long exitedLoopIterations() {
     return exitedLoopIterations;
   }
@@ -253,6 +258,7 @@ public final class KernelCpu implements CpuView {
   }
 
   /** The {@code i}-th lock this CPU holds, in the order taken (0 = outermost). */
+  @Override
   public SpinLock heldLock(int i) {
     if (i < 0 || i >= heldCount) {
       throw new IndexOutOfBoundsException("cpu" + id + " holds " + heldCount + " locks, not " + (i + 1));

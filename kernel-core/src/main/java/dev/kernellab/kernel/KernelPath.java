@@ -1,5 +1,8 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.kernel.spi.LatencyCause;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.kernel.spi.TaskState;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,7 +31,7 @@ import java.util.function.Consumer;
  * them: a patch attaches operations to a {@link Site} of the kernel it builds, and every loop
  * at that site runs them between its iterations.
  */
-public final class KernelPath {
+public final class KernelPath implements PathView {
 
   private final String file;
   private final String function;
@@ -57,26 +60,31 @@ public final class KernelPath {
   }
 
   /** The kernel source file. */
+  @Override
   public String file() {
     return file;
   }
 
   /** The C function. */
+  @Override
   public String function() {
     return function;
   }
 
   /** True for user-mode programs. */
+  @Override
   public boolean isUser() {
     return user;
   }
 
   /** The loop site whose body this is, or null for a whole function. */
+  @Override
   public Site site() {
     return site;
   }
 
   /** The cause of latency this path declared ({@link Builder#cause}), if it declared one. */
+  @Override
   public java.util.Optional<LatencyCause> cause() {
     return java.util.Optional.ofNullable(cause);
   }
@@ -113,6 +121,7 @@ public final class KernelPath {
    * Every site of loops and {@linkplain Builder#point points} in this path and the paths it
    * calls, in program order, each once.
    */
+  @Override
   public List<Site> sites() {
     List<Site> out = new ArrayList<>();
     collectSites(out, new ArrayList<>());
@@ -143,6 +152,7 @@ public final class KernelPath {
   }
 
   /** {@code file:function}. */
+  @Override
   public String location() {
     return file + ":" + function;
   }

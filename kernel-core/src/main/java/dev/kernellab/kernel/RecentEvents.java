@@ -1,6 +1,10 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.kernel.spi.LockView;
+import dev.kernellab.kernel.spi.PathView;
 import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.Locale;
 
 /**
@@ -45,12 +49,12 @@ final class RecentEvents implements Tracer {
   }
 
   @Override
-  public void schedSwitch(long now, int c, Task prev, Task next) {
+  public void schedSwitch(long now, int c, TaskView prev, TaskView next) {
     record(now, c, Kind.SWITCH, prev, next, prev.state().ordinal());
   }
 
   @Override
-  public void schedWakeup(long now, int c, Task task) {
+  public void schedWakeup(long now, int c, TaskView task) {
     record(now, c, Kind.WAKEUP, task, null, task.cpu());
   }
 
@@ -75,47 +79,47 @@ final class RecentEvents implements Tracer {
   }
 
   @Override
-  public void preemptOff(long now, int c, KernelPath path) {
+  public void preemptOff(long now, int c, PathView path) {
     record(now, c, Kind.PREEMPT_OFF, path, null, 0);
   }
 
   @Override
-  public void preemptOn(long now, int c, KernelPath path, long lengthNs) {
+  public void preemptOn(long now, int c, PathView path, long lengthNs) {
     record(now, c, Kind.PREEMPT_ON, path, null, lengthNs);
   }
 
   @Override
-  public void irqsOff(long now, int c, KernelPath path) {
+  public void irqsOff(long now, int c, PathView path) {
     record(now, c, Kind.IRQS_OFF, path, null, 0);
   }
 
   @Override
-  public void irqsOn(long now, int c, KernelPath path, long lengthNs) {
+  public void irqsOn(long now, int c, PathView path, long lengthNs) {
     record(now, c, Kind.IRQS_ON, path, null, lengthNs);
   }
 
   @Override
-  public void lockAcquire(long now, int c, SpinLock lock, KernelPath path, long spunNs) {
+  public void lockAcquire(long now, int c, LockView lock, PathView path, long spunNs) {
     record(now, c, Kind.LOCK_ACQUIRE, lock, path, spunNs);
   }
 
   @Override
-  public void lockContend(long now, int c, SpinLock lock, KernelPath path) {
+  public void lockContend(long now, int c, LockView lock, PathView path) {
     record(now, c, Kind.LOCK_CONTEND, lock, path, 0);
   }
 
   @Override
-  public void lockRelease(long now, int c, SpinLock lock, KernelPath path, long heldNs) {
+  public void lockRelease(long now, int c, LockView lock, PathView path, long heldNs) {
     record(now, c, Kind.LOCK_RELEASE, lock, path, heldNs);
   }
 
   @Override
-  public void pathEnter(long now, int c, KernelPath path) {
+  public void pathEnter(long now, int c, PathView path) {
     record(now, c, Kind.PATH_ENTER, path, null, 0);
   }
 
   @Override
-  public void pathExit(long now, int c, KernelPath path) {
+  public void pathExit(long now, int c, PathView path) {
     record(now, c, Kind.PATH_EXIT, path, null, 0);
   }
 

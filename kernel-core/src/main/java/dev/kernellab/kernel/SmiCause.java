@@ -1,5 +1,6 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.kernel.spi.LatencyCause;
 import java.util.Locale;
 
 /**

@@ -1,6 +1,7 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.spi.LockView;
 
 /**
  * A kernel spinlock or reader-writer lock ({@code spinlock_t}, {@code rwlock_t}), with the
@@ -21,7 +22,7 @@ import dev.kernellab.hw.Models;
  */
 @Models(file = "include/asm-i386/spinlock.h", function = "spin_lock", version = "2.4.17")
 @Models(file = "include/asm-i386/spinlock.h", function = "spin_unlock", version = "2.4.17")
-public final class SpinLock {
+public final class SpinLock implements LockView {
 
   /** Number of log2 buckets of the hold-time histogram (1 ns .. 2^40 ns). */
   public static final int HISTOGRAM_BUCKETS = 41;
@@ -83,31 +84,37 @@ public final class SpinLock {
   }
 
   /** The lock's kernel name, e.g. {@code "pagecache_lock"}. */
+  @Override
   public String name() {
     return name;
   }
 
   /** True for the big kernel lock ({@link #bigKernelLock()}). */
+  @Override
   public boolean isBigKernelLock() {
     return bigKernelLock;
   }
 
   /** True for an {@code rwlock_t}. */
+  @Override
   public boolean isReaderWriter() {
     return readerWriter;
   }
 
   /** True while any CPU holds it (for write, or as a spinlock). */
+  @Override
   public boolean isHeldExclusive() {
     return writerCpu >= 0;
   }
 
   /** Number of read holders. */
+  @Override
   public int readers() {
     return readers;
   }
 
   /** Successful acquisitions. */
+  @Override
   public long acquisitions() {
     return acquisitions;
   }
@@ -116,21 +123,25 @@ public final class SpinLock {
    * Acquisitions that had to spin first, counted when the spin starts: a CPU that spins for
    * ever (a deadlock) is one.
    */
+  @Override
   public long contentions() {
     return contentions;
   }
 
   /** Longest hold, ns. */
+  @Override
   public long maxHoldNs() {
     return maxHoldNs;
   }
 
   /** The path that held it longest, or null if never held. */
+  @Override
   public KernelPath maxHoldPath() {
     return maxHoldPath;
   }
 
   /** Sum of hold times, ns. */
+  @Override
   public long totalHoldNs() {
     return totalHoldNs;
   }

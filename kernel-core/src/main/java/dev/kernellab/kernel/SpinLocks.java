@@ -2,6 +2,7 @@ package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
 import dev.kernellab.hw.sim.Simulation;
+import dev.kernellab.kernel.spi.Tracer;
 
 /**
  * The raw spinlock and rwlock operations beneath {@code spin_lock} and {@code spin_unlock}

@@ -1,6 +1,8 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.spi.LatencyCause;
+import dev.kernellab.kernel.spi.Site;
 import java.util.Locale;
 
 /**

@@ -7,10 +7,11 @@
  * exit.c, include/linux/sched.h, spinlock.h and interrupt.h, and arch/i386/kernel/entry.S and
  * irq.c; the layout of {@code preempt_count} is that of later 2.5 include/asm-i386/hardirq.h,
  * with the nesting rules of Robert Love's preempt-kernel-rml-2.4.17-1 patch. The seams are
- * where the scheduler and patch modules plug in: a scheduler and a preemption model implement
- * the service-provider package {@link dev.kernellab.kernel.spi} alone; {@code KernelPatch},
- * {@code Operation} and {@code Tracer} are seams of this package still, as they are handed the
- * path language ({@code KernelPath}) the SPI does not yet view. {@code KernelBuilder} is the one
+ * where the scheduler and patch modules plug in: a scheduler, a preemption model and a tracer
+ * implement the service-provider package {@link dev.kernellab.kernel.spi} alone, and see the
+ * kernel through its read-only views; {@code KernelPatch} and {@code Operation} are seams of this
+ * package still, as they build kernel code with the path language ({@code KernelPath}), which
+ * is this package's. {@code KernelBuilder} is the one
  * place a kernel is composed.
  *
  * <p>Start reading with {@code KernelBuilder} (how a kernel is put together), then {@code Kernel}

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.spi.Site;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 import dev.kernellab.kernel.CondReschedLock.Then;
 import dev.kernellab.kernel.CondReschedLock.When;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -167,7 +171,7 @@ class CondReschedLockTests {
         int p = preempt;
         Tracer tracer = new Tracer() {
           @Override
-          public void pathEnter(long now, int cpu, KernelPath path) {
+          public void pathEnter(long now, int cpu, PathView path) {
             if (path.function().equals("schedule") && now >= T_IRQ && now < 3_500 * US) {
               count[p]++;
             }
@@ -205,7 +209,7 @@ class CondReschedLockTests {
     RtcProbeRig rig = new RtcProbeRig();
     builder(rig, k, false, new Tracer() {
       @Override
-      public void schedSwitch(long now, int cpu, Task prev, Task next) {
+      public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
         if (now > 0) {
           switches.add(prev.comm() + "->" + next.comm());
         }

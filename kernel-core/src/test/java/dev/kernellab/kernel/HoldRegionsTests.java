@@ -2,6 +2,7 @@ package dev.kernellab.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kernellab.kernel.spi.Site;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

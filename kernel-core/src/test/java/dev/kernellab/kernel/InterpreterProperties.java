@@ -10,6 +10,9 @@ import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.Vectors;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -183,7 +186,7 @@ class InterpreterProperties {
     long irqEntry = -1;
 
     @Override
-    public void irqsOn(long now, int cpu, KernelPath path, long lengthNs) {
+    public void irqsOn(long now, int cpu, PathView path, long lengthNs) {
       // The random path's own regions (its loop bodies are paths of the same function), not
       // the kernel's entry, exit and schedule() code.
       if (path != null && path.function().equals("random_path")) {

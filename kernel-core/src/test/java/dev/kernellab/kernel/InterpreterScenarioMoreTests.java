@@ -8,6 +8,7 @@ import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
 import dev.kernellab.kernel.spi.CpuView;
 import dev.kernellab.kernel.spi.PreemptionModel;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.kernel.spi.TaskState;
 import dev.kernellab.kernel.spi.TaskView;
 import org.junit.jupiter.api.Test;

@@ -7,7 +7,10 @@ import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.spi.PathView;
 import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -59,14 +62,14 @@ class InterruptTraceTests {
       }
 
       @Override
-      public void schedWakeup(long now, int cpu, Task task) {
+      public void schedWakeup(long now, int cpu, TaskView task) {
         if (task.comm().equals("R")) {
           seen.add("wakeup R @" + now / US + " cpu" + cpu);
         }
       }
 
       @Override
-      public void pathExit(long now, int cpu, KernelPath path) {
+      public void pathExit(long now, int cpu, PathView path) {
         if (path.function().equals("do_IRQ") && now > 0 && now < 2 * MS) {
           seen.add("iret @" + now / US);
         }
@@ -100,13 +103,13 @@ class InterruptTraceTests {
     List<String> seen = new ArrayList<>();
     Tracer a = new Tracer() {
       @Override
-      public void latencySample(long now, int cpu, Task task, long latencyNs) {
+      public void latencySample(long now, int cpu, TaskView task, long latencyNs) {
         seen.add("a" + latencyNs);
       }
     };
     Tracer b = new Tracer() {
       @Override
-      public void latencySample(long now, int cpu, Task task, long latencyNs) {
+      public void latencySample(long now, int cpu, TaskView task, long latencyNs) {
         seen.add("b" + latencyNs);
       }
     };

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.spi.PreemptionModel;
+import dev.kernellab.kernel.spi.Site;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.spi.PreemptionModel;
 import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import org.junit.jupiter.api.Test;
 
 class KernelBuilderTests {
@@ -97,7 +99,7 @@ class KernelBuilderTests {
     Tracer t =
         new Tracer() {
           @Override
-          public void schedSwitch(long now, int cpu, Task prev, Task next) {
+          public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
             sb.append(now).append(' ').append(prev).append("->").append(next).append('\n');
           }
         };

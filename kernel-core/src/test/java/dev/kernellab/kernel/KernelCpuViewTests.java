@@ -7,6 +7,9 @@ import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -125,14 +128,14 @@ class KernelCpuViewTests {
     final List<String> events = new ArrayList<>();
 
     @Override
-    public void preemptOff(long now, int cpu, KernelPath path) {
+    public void preemptOff(long now, int cpu, PathView path) {
       if (path != null && path.file().equals("fs/test.c")) {
         events.add("off @" + now / US + " " + path.function());
       }
     }
 
     @Override
-    public void preemptOn(long now, int cpu, KernelPath path, long lengthNs) {
+    public void preemptOn(long now, int cpu, PathView path, long lengthNs) {
       if (path != null && path.file().equals("fs/test.c")) {
         events.add("on @" + now / US + " after " + lengthNs / US);
       }

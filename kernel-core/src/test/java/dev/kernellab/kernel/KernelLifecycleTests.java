@@ -8,9 +8,12 @@ import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.spi.PathView;
 import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.kernel.spi.TaskState;
 import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -326,14 +329,14 @@ class KernelLifecycleTests {
     List<String> seen = new ArrayList<>();
     Tracer t = new Tracer() {
       @Override
-      public void pathEnter(long now, int cpu, KernelPath path) {
+      public void pathEnter(long now, int cpu, PathView path) {
         if (path.file().equals("fs/test.c")) {
           seen.add("enter " + path + " @" + now / US);
         }
       }
 
       @Override
-      public void pathExit(long now, int cpu, KernelPath path) {
+      public void pathExit(long now, int cpu, PathView path) {
         if (path.file().equals("fs/test.c")) {
           seen.add("exit " + path + " @" + now / US);
         }

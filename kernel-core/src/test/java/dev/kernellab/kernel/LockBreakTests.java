@@ -8,6 +8,10 @@ import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.kernel.CondReschedLock.Then;
 import dev.kernellab.kernel.CondReschedLock.When;
+import dev.kernellab.kernel.spi.LockView;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -126,7 +130,7 @@ class LockBreakTests {
     // The walk's locks only: do_IRQ's mask_and_ack_8259A takes i8259A_lock on every interrupt.
     Tracer locks = new Tracer() {
       @Override
-      public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) {
+      public void lockAcquire(long now, int cpu, LockView lock, PathView path, long spunNs) {
         // the walk's locks only: the timer bottom half takes timerlist_lock on every tick
         if (lock == outer || lock == inner) {
           trace.add("+" + lock + "@" + now / US);
@@ -134,7 +138,7 @@ class LockBreakTests {
       }
 
       @Override
-      public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) {
+      public void lockRelease(long now, int cpu, LockView lock, PathView path, long heldNs) {
         if (lock == outer || lock == inner) {
           trace.add("-" + lock + "@" + now / US);
         }

@@ -6,6 +6,7 @@ import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.spi.Site;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -7,6 +7,7 @@ import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.spi.Site;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.spi.Site;
 import org.junit.jupiter.api.Test;
 
 /** The operation profile counts what the interpreter ran, and only while it is on. */

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -153,13 +156,13 @@ class PluginSeamTests {
     List<String> events = new ArrayList<>();
     Tracer first = new Tracer() {
       @Override
-      public void schedSwitch(long now, int cpu, Task prev, Task next) {
+      public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
         events.add("first " + next.comm());
       }
     };
     Tracer second = new Tracer() {
       @Override
-      public void schedSwitch(long now, int cpu, Task prev, Task next) {
+      public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
         events.add("second " + next.comm());
       }
     };

@@ -6,6 +6,8 @@ import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -109,7 +111,7 @@ class PreemptionPointTests {
     List<Integer> leaving = new ArrayList<>();
     Tracer t = new Tracer() {
       @Override
-      public void schedSwitch(long now, int cpu, Task prev, Task next) {
+      public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
         if (prev.comm().equals("B")) {
           leaving.add(prev.preemptCount());
         }
@@ -151,7 +153,7 @@ class PreemptionPointTests {
         .build();
     Tracer t = new Tracer() {
       @Override
-      public void schedSwitch(long now, int cpu, Task prev, Task next) {
+      public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
         if (prev.comm().startsWith("ksoftirqd") && next.comm().equals("P")) {
           leaving.add(now + " " + next.comm() + " " + prev.preemptCount());
         }

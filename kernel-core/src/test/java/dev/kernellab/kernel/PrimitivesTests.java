@@ -3,6 +3,7 @@ package dev.kernellab.kernel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kernellab.kernel.spi.Site;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 

@@ -9,6 +9,7 @@ import dev.kernellab.hw.sim.Event;
 import dev.kernellab.kernel.spi.Scheduler;
 import dev.kernellab.kernel.spi.TaskState;
 import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -67,11 +68,11 @@ class ScheduleReturnTests {
             .build();
     List<String> switches = new ArrayList<>();
     Kernel[] kernel = new Kernel[1];
-    Task[] firstChild = new Task[1];
+    TaskView[] firstChild = new TaskView[1];
     Tracer wakeDuringFirstSwitch =
         new Tracer() {
           @Override
-          public void schedSwitch(long now, int cpu, Task prev, Task next) {
+          public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
             switches.add(now + " " + prev.comm() + "->" + next.comm());
             if (next.comm().equals("child") && next.voluntarySwitches() + next.involuntarySwitches() == 0
                 && next.runtimeNs() == 0 && switches.stream().filter(s -> s.endsWith("->child")).count() == 1) {

@@ -1,5 +1,6 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.kernel.spi.Site;
 /**
  * A test patch that hooks one site with a reschedule point or a lock break, standing in for
  * the lowlatency module in kernel-core's own tests. Published in the test-jar.

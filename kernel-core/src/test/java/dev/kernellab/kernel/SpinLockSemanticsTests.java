@@ -7,6 +7,9 @@ import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.spi.LockView;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,17 +32,17 @@ class SpinLockSemanticsTests {
     final List<String> events = new ArrayList<>();
 
     @Override
-    public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) {
+    public void lockAcquire(long now, int cpu, LockView lock, PathView path, long spunNs) {
       events.add("acquire " + lock + " cpu" + cpu + " @" + now / US + " spun=" + spunNs / US);
     }
 
     @Override
-    public void lockContend(long now, int cpu, SpinLock lock, KernelPath path) {
+    public void lockContend(long now, int cpu, LockView lock, PathView path) {
       events.add("contend " + lock + " cpu" + cpu + " @" + now / US);
     }
 
     @Override
-    public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) {
+    public void lockRelease(long now, int cpu, LockView lock, PathView path, long heldNs) {
       events.add("release " + lock + " cpu" + cpu + " @" + now / US + " held=" + heldNs / US);
     }
   }

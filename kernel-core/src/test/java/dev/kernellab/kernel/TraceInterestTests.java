@@ -7,6 +7,13 @@ import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.spi.KernelView;
+import dev.kernellab.kernel.spi.LockView;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.TraceInterest;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -44,37 +51,37 @@ class TraceInterestTests {
     }
 
     @Override
-    public void schedSwitch(long now, int cpu, Task prev, Task next) {
+    public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
       events.add("switch " + now + " " + next.pid());
     }
 
     @Override
-    public void preemptOff(long now, int cpu, KernelPath path) {
+    public void preemptOff(long now, int cpu, PathView path) {
       events.add("preempt_off " + now + " " + path.function());
     }
 
     @Override
-    public void preemptOn(long now, int cpu, KernelPath path, long lengthNs) {
+    public void preemptOn(long now, int cpu, PathView path, long lengthNs) {
       events.add("preempt_on " + now + " " + lengthNs);
     }
 
     @Override
-    public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) {
+    public void lockAcquire(long now, int cpu, LockView lock, PathView path, long spunNs) {
       events.add("lock_acquire " + now + " " + lock.name());
     }
 
     @Override
-    public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) {
+    public void lockRelease(long now, int cpu, LockView lock, PathView path, long heldNs) {
       events.add("lock_release " + now + " " + lock.name() + " " + heldNs);
     }
 
     @Override
-    public void pathEnter(long now, int cpu, KernelPath path) {
+    public void pathEnter(long now, int cpu, PathView path) {
       events.add("enter " + now + " " + path.location());
     }
 
     @Override
-    public void pathExit(long now, int cpu, KernelPath path) {
+    public void pathExit(long now, int cpu, PathView path) {
       events.add("exit " + now + " " + path.location());
     }
   }
@@ -170,19 +177,19 @@ class TraceInterestTests {
 
   /** Reads the loop's iteration count at each exit, as an interrupts-off tracer does. */
   private static final class LoopExits extends Log {
-    Kernel kernel;
+    KernelView kernel;
 
     LoopExits(TraceInterest.Detail... drop) {
       super(drop);
     }
 
     @Override
-    public void boot(Kernel k) {
+    public void boot(KernelView k) {
       kernel = k;
     }
 
     @Override
-    public void pathExit(long now, int cpu, KernelPath path) {
+    public void pathExit(long now, int cpu, PathView path) {
       events.add((kernel.cpu(cpu).interruptsEnabled() ? "on " : "off ") + "exit " + now + " "
           + (path.site() != null ? path.site().key() : path.location()) + " x" + kernel.cpu(cpu).exitedLoopIterations());
     }

@@ -2,6 +2,10 @@ package dev.kernellab.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kernellab.kernel.spi.LockView;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,12 +20,12 @@ class TracerPairTests {
     }
 
     @Override
-    public void schedSwitch(long now, int cpu, Task prev, Task next) {
+    public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
       add("switch " + now + " " + cpu + " " + prev.pid() + ">" + next.pid());
     }
 
     @Override
-    public void schedWakeup(long now, int cpu, Task task) {
+    public void schedWakeup(long now, int cpu, TaskView task) {
       add("wakeup " + now + " " + cpu + " " + task.pid());
     }
 
@@ -46,52 +50,52 @@ class TracerPairTests {
     }
 
     @Override
-    public void preemptOff(long now, int cpu, KernelPath path) {
+    public void preemptOff(long now, int cpu, PathView path) {
       add("preempt_off " + now + " " + cpu + " " + path.function());
     }
 
     @Override
-    public void preemptOn(long now, int cpu, KernelPath path, long lengthNs) {
+    public void preemptOn(long now, int cpu, PathView path, long lengthNs) {
       add("preempt_on " + now + " " + cpu + " " + path.function() + " " + lengthNs);
     }
 
     @Override
-    public void irqsOff(long now, int cpu, KernelPath path) {
+    public void irqsOff(long now, int cpu, PathView path) {
       add("irqs_off " + now + " " + cpu + " " + path.function());
     }
 
     @Override
-    public void irqsOn(long now, int cpu, KernelPath path, long lengthNs) {
+    public void irqsOn(long now, int cpu, PathView path, long lengthNs) {
       add("irqs_on " + now + " " + cpu + " " + path.function() + " " + lengthNs);
     }
 
     @Override
-    public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) {
+    public void lockAcquire(long now, int cpu, LockView lock, PathView path, long spunNs) {
       add("lock_acquire " + now + " " + cpu + " " + lock.name() + " " + path.function() + " " + spunNs);
     }
 
     @Override
-    public void lockContend(long now, int cpu, SpinLock lock, KernelPath path) {
+    public void lockContend(long now, int cpu, LockView lock, PathView path) {
       add("lock_contend " + now + " " + cpu + " " + lock.name() + " " + path.function());
     }
 
     @Override
-    public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) {
+    public void lockRelease(long now, int cpu, LockView lock, PathView path, long heldNs) {
       add("lock_release " + now + " " + cpu + " " + lock.name() + " " + path.function() + " " + heldNs);
     }
 
     @Override
-    public void latencySample(long now, int cpu, Task task, long latencyNs) {
+    public void latencySample(long now, int cpu, TaskView task, long latencyNs) {
       add("latency " + now + " " + cpu + " " + task.pid() + " " + latencyNs);
     }
 
     @Override
-    public void pathEnter(long now, int cpu, KernelPath path) {
+    public void pathEnter(long now, int cpu, PathView path) {
       add("enter " + now + " " + cpu + " " + path.function());
     }
 
     @Override
-    public void pathExit(long now, int cpu, KernelPath path) {
+    public void pathExit(long now, int cpu, PathView path) {
       add("exit " + now + " " + cpu + " " + path.function());
     }
   }
@@ -99,7 +103,7 @@ class TracerPairTests {
   @Test
   void bothTracersGetEveryEventWithItsArgumentsTheFirstFirst() {
     List<String> log = new ArrayList<>();
-    Tracer pair = TracerPair.of(new Recording("ring", log), new Recording("user", log));
+    Tracer pair = Tracer.both(new Recording("ring", log), new Recording("user", log));
     Task a = TestTasks.other(1);
     Task b = TestTasks.other(2);
     KernelPath p = KernelPath.path("fs/dcache.c", "prune_dcache").compute(1).build();
@@ -137,10 +141,11 @@ class TracerPairTests {
   }
 
   @Test
-  void aMissingTracerIsNoPair() {
+  void aMissingTracerIsRefusedWhereItArrives() {
     Tracer one = new Recording("one", new ArrayList<>());
-    assertThat(TracerPair.of(one, null)).isSameAs(one);
-    assertThat(TracerPair.of(null, one)).isSameAs(one);
-    assertThat(TracerPair.of(null, null)).isNull();
+    org.assertj.core.api.Assertions.assertThatNullPointerException().isThrownBy(() -> Tracer.both(one, null))
+        .withMessage("second");
+    org.assertj.core.api.Assertions.assertThatNullPointerException().isThrownBy(() -> Tracer.both(null, one))
+        .withMessage("first");
   }
 }

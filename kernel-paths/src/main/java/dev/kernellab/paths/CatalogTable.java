@@ -1,6 +1,6 @@
 package dev.kernellab.paths;
 
-import dev.kernellab.kernel.Site;
+import dev.kernellab.kernel.spi.Site;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

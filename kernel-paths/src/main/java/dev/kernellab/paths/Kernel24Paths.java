@@ -2,8 +2,8 @@ package dev.kernellab.paths;
 
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.TaskSpec;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.arch.Apm;
 import dev.kernellab.paths.drivers.Block;
 import dev.kernellab.paths.drivers.Console;

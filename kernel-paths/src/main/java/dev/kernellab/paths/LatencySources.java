@@ -1,7 +1,7 @@
 package dev.kernellab.paths;
 
 import dev.kernellab.kernel.HoldRegions;
-import dev.kernellab.kernel.Site;
+import dev.kernellab.kernel.spi.Site;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

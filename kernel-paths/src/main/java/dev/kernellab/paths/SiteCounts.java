@@ -1,6 +1,6 @@
 package dev.kernellab.paths;
 
-import dev.kernellab.kernel.Site;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.fs.Buffer;
 import dev.kernellab.paths.fs.Dcache;
 import dev.kernellab.paths.fs.Inode;

@@ -11,11 +11,11 @@ import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.PreemptCount;
 import dev.kernellab.kernel.SimpleRoundRobinScheduler;
-import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.TaskSpec;
-import dev.kernellab.kernel.Tracer;
 import dev.kernellab.kernel.WaitQueue;
 import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -49,7 +49,7 @@ class BigKernelLockPathsTests {
         .debugChecks(DebugChecks.all())
         .tracer(new Tracer() {
           @Override
-          public void schedSwitch(long now, int cpu, Task prev, Task next) {
+          public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
             if (prev.comm().equals("B") && prev.lockDepth() >= 0) {
               switches.add(prev.state() + ((prev.preemptCount() & PreemptCount.PREEMPT_ACTIVE) != 0 ? " preempted" : ""));
             }

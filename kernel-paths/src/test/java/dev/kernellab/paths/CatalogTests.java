@@ -2,7 +2,7 @@ package dev.kernellab.paths;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kernellab.kernel.Site;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.drivers.Block;
 import dev.kernellab.paths.drivers.Console;
 import dev.kernellab.paths.drivers.Rtc;
@@ -19,8 +19,8 @@ import dev.kernellab.paths.kernel.Fork;
 import dev.kernellab.paths.kernel.Timer;
 import dev.kernellab.paths.mm.Filemap;
 import dev.kernellab.paths.mm.Memory;
-import dev.kernellab.paths.mm.Swapfile;
 import dev.kernellab.paths.mm.Slab;
+import dev.kernellab.paths.mm.Swapfile;
 import dev.kernellab.paths.mm.Vmscan;
 import dev.kernellab.paths.net.Net;
 import java.io.IOException;

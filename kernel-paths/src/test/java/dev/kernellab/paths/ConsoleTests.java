@@ -10,7 +10,7 @@ import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.SimpleRoundRobinScheduler;
 import dev.kernellab.kernel.TaskSpec;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.Tracer;
 import dev.kernellab.paths.drivers.Console;
 import java.util.ArrayList;
 import java.util.List;

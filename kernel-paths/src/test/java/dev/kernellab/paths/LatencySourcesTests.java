@@ -3,7 +3,7 @@ package dev.kernellab.paths;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.kernel.HoldRegions;
-import dev.kernellab.kernel.Site;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.fs.Dcache;
 import dev.kernellab.paths.mm.Memory;
 import java.util.List;

@@ -4,8 +4,8 @@ import dev.kernellab.anatomy.Cause;
 import dev.kernellab.anatomy.Part;
 import dev.kernellab.anatomy.SampleAnatomy;
 import dev.kernellab.anatomy.Segment;
-import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.kernel.spi.LockView;
+import dev.kernellab.kernel.spi.PathView;
 import dev.kernellab.workloads.ProbeSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +49,7 @@ final class AnatomyText {
         } else if (c instanceof Cause.BigKernelLockHeld b) {
           lock = b.lock().name();
         } else if (c instanceof Cause.NotPreemptible n) {
-          lock = n.heldLock().map(SpinLock::name).orElse(null);
+          lock = n.heldLock().map(LockView::name).orElse(null);
         }
       }
     } else if (c instanceof Cause.InterruptHandler h && h.handler() != null) {
@@ -146,7 +146,7 @@ final class AnatomyText {
   }
 
   /** A loop body by its site, anything else by its file and function. */
-  private static String where(KernelPath p) {
+  private static String where(PathView p) {
     if (p == null) {
       return "(no path)";
     }

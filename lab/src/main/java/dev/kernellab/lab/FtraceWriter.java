@@ -1,15 +1,15 @@
 package dev.kernellab.lab;
 
 import dev.kernellab.hw.Vectors;
-import dev.kernellab.kernel.Kernel;
-import dev.kernellab.kernel.KernelCpu;
-import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.PreemptCount;
 import dev.kernellab.kernel.Softirq;
-import dev.kernellab.kernel.SpinLock;
-import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.TraceInterest;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.CpuView;
+import dev.kernellab.kernel.spi.KernelView;
+import dev.kernellab.kernel.spi.LockView;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.TraceInterest;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -35,7 +35,7 @@ final class FtraceWriter implements Tracer {
   private final boolean withDat;
   private TraceDat dat; // made at boot, when the CPU count is known
   private final Map<Integer, String> cmdlines = new TreeMap<>(); // saved_cmdlines: each pid's last comm
-  private Kernel kernel;
+  private KernelView kernel;
   private long entries;
   private String[] running = new String[0]; // chrome: the task slice open on each CPU
 
@@ -59,7 +59,7 @@ final class FtraceWriter implements Tracer {
   }
 
   @Override
-  public void boot(Kernel k) {
+  public void boot(KernelView k) {
     this.kernel = k;
     running = new String[k.cpuCount()];
     dat = withDat ? new TraceDat(k.cpuCount()) : null;
@@ -74,8 +74,8 @@ final class FtraceWriter implements Tracer {
    * same task, CPU, time, latency columns and fields ({@code values}, in its format's order).
    */
   private void line(long now, int cpu, TraceDat.Format event, String fields, Object... values) {
-    KernelCpu c = kernel.cpu(cpu);
-    Task t = c.current();
+    CpuView c = kernel.cpu(cpu);
+    TaskView t = c.current();
     boolean irqsOff = !c.interruptsEnabled();
     boolean resched = t.needResched();
     int count = t.preemptCount();
@@ -111,18 +111,18 @@ final class FtraceWriter implements Tracer {
         name.replace("\"", "'"), ph, now / 1e3, cpu, ph.equals("i") ? ",\"s\":\"t\"" : ""));
   }
 
-  private static int prio(Task t) {
+  private static int prio(TaskView t) {
     return t.policy().isRealTime() ? 99 - t.rtPriority() : 120 + t.nice();
   }
 
   /** The comm as sched events carry it: at most TASK_COMM_LEN - 1 = 15 bytes. */
-  private static String comm(Task t) {
+  private static String comm(TaskView t) {
     String c = t.comm();
     return c.length() > 15 ? c.substring(0, 15) : c;
   }
 
   /** The state's bit in include/linux/sched.h of today's kernels, which sched_switch prints. */
-  private static long stateBits(Task t) {
+  private static long stateBits(TaskView t) {
     return switch (t.state()) {
       case RUNNING -> 0;
       case INTERRUPTIBLE -> 1;
@@ -133,7 +133,7 @@ final class FtraceWriter implements Tracer {
     };
   }
 
-  private static String state(Task t) {
+  private static String state(TaskView t) {
     return switch (t.state()) {
       case RUNNING -> "R";
       case INTERRUPTIBLE -> "S";
@@ -167,12 +167,12 @@ final class FtraceWriter implements Tracer {
     return kernel.machine().ioApic().isDeviceVector(vector) ? kernel.machine().ioApic().irqOf(vector) : vector;
   }
 
-  private static String caller(KernelPath p) {
+  private static String caller(PathView p) {
     return p == null ? "?" : p.site() != null ? p.site().key() : p.location();
   }
 
   @Override
-  public void schedSwitch(long now, int cpu, Task prev, Task next) {
+  public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
     if (!in(now)) {
       return;
     }
@@ -188,7 +188,7 @@ final class FtraceWriter implements Tracer {
   }
 
   @Override
-  public void schedWakeup(long now, int cpu, Task task) {
+  public void schedWakeup(long now, int cpu, TaskView task) {
     if (in(now)) {
       line(now, cpu, TraceDat.SCHED_WAKEUP, String.format(Locale.ROOT, "comm=%s pid=%d prio=%d target_cpu=%03d",
           comm(task), task.pid(), prio(task), task.cpu()), comm(task), task.pid(), prio(task), task.cpu());
@@ -241,14 +241,14 @@ final class FtraceWriter implements Tracer {
   }
 
   @Override
-  public void irqsOff(long now, int cpu, KernelPath path) {
+  public void irqsOff(long now, int cpu, PathView path) {
     if (in(now)) {
       line(now, cpu, TraceDat.IRQ_DISABLE, "caller=" + caller(path), caller(path));
     }
   }
 
   @Override
-  public void irqsOn(long now, int cpu, KernelPath path, long lengthNs) {
+  public void irqsOn(long now, int cpu, PathView path, long lengthNs) {
     if (in(now)) {
       line(now, cpu, TraceDat.IRQ_ENABLE, "caller=" + caller(path) + " off=" + lengthNs / 1_000 + "us",
           caller(path), lengthNs / 1_000);
@@ -256,14 +256,14 @@ final class FtraceWriter implements Tracer {
   }
 
   @Override
-  public void preemptOff(long now, int cpu, KernelPath path) {
+  public void preemptOff(long now, int cpu, PathView path) {
     if (in(now)) {
       line(now, cpu, TraceDat.PREEMPT_DISABLE, "caller=" + caller(path), caller(path));
     }
   }
 
   @Override
-  public void preemptOn(long now, int cpu, KernelPath path, long lengthNs) {
+  public void preemptOn(long now, int cpu, PathView path, long lengthNs) {
     if (in(now)) {
       line(now, cpu, TraceDat.PREEMPT_ENABLE, "caller=" + caller(path) + " off=" + lengthNs / 1_000 + "us",
           caller(path), lengthNs / 1_000);
@@ -271,7 +271,7 @@ final class FtraceWriter implements Tracer {
   }
 
   @Override
-  public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) {
+  public void lockAcquire(long now, int cpu, LockView lock, PathView path, long spunNs) {
     if (in(now)) {
       String spun = spunNs > 0 ? " spun=" + spunNs / 1_000 + "us" : "";
       line(now, cpu, TraceDat.LOCK_ACQUIRE, lock.name() + " caller=" + caller(path) + spun,
@@ -280,14 +280,14 @@ final class FtraceWriter implements Tracer {
   }
 
   @Override
-  public void lockContend(long now, int cpu, SpinLock lock, KernelPath path) {
+  public void lockContend(long now, int cpu, LockView lock, PathView path) {
     if (in(now)) {
       line(now, cpu, TraceDat.LOCK_CONTENDED, lock.name() + " caller=" + caller(path), lock.name(), caller(path));
     }
   }
 
   @Override
-  public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) {
+  public void lockRelease(long now, int cpu, LockView lock, PathView path, long heldNs) {
     if (in(now)) {
       line(now, cpu, TraceDat.LOCK_RELEASE, lock.name() + " caller=" + caller(path) + " held=" + heldNs / 1_000 + "us",
           lock.name(), caller(path), heldNs / 1_000);

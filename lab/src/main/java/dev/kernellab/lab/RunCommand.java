@@ -1,6 +1,6 @@
 package dev.kernellab.lab;
 
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.Tracer;
 import dev.kernellab.preempt.LatencyTimes;
 import dev.kernellab.workloads.LatencySummary;
 import dev.kernellab.workloads.ProbeResult;
@@ -10,9 +10,9 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code kernel-lab run}: one configuration, cyclictest-style. */
 @Command(

@@ -1,7 +1,7 @@
 package dev.kernellab.lab;
 
 import dev.kernellab.kernel.KernelBug;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.Tracer;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

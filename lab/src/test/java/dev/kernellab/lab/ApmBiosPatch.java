@@ -4,9 +4,9 @@ import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPatch;
 import dev.kernellab.kernel.KernelPatchProvider;
 import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.LatencyCause;
-import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.TaskSpec;
+import dev.kernellab.kernel.spi.LatencyCause;
+import dev.kernellab.kernel.spi.Site;
 
 /**
  * A plug-in patch of the tests, found by name as any patch is: it adds {@code kapmd}, a kernel

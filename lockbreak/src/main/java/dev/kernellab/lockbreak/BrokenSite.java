@@ -1,7 +1,7 @@
 package dev.kernellab.lockbreak;
 
-import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.Locks;
 import java.util.List;
 import java.util.Objects;

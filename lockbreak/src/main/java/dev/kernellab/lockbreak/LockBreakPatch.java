@@ -2,8 +2,8 @@ package dev.kernellab.lockbreak;
 
 import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.CatalogPatch;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.paths.Locks;

@@ -1,6 +1,6 @@
 package dev.kernellab.lowlat;
 
-import dev.kernellab.kernel.Site;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.CatalogLock;
 import java.util.List;
 import java.util.Objects;

@@ -10,11 +10,11 @@ import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.RtcProbeRig;
 import dev.kernellab.kernel.SimpleRoundRobinScheduler;
-import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.Sysctl;
-import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import dev.kernellab.paths.CatalogLock;
 import java.util.ArrayList;
 import java.util.List;
@@ -130,7 +130,7 @@ class CadenceTests {
     builder(rig, walk(l, 6, starts, new ArrayList<>()), chunk, l, true)
         .tracer(new Tracer() {
           @Override
-          public void schedSwitch(long now, int cpu, Task prev, Task next) {
+          public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
             if (now > 0) {
               switches.add(prev.comm() + "->" + next.comm());
             }

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.RtcProbeRig;
-import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import dev.kernellab.paths.fs.Dcache;
 import dev.kernellab.paths.mm.Filemap;
 import java.util.List;
@@ -36,7 +36,7 @@ class ConditionalScheduleTests {
     long[] switchesAwayFromB = {0};
     Tracer t = new Tracer() {
       @Override
-      public void schedSwitch(long now, int cpu, Task prev, Task next) {
+      public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
         if (prev.comm().equals("B") && now < 5_000 * US) {
           switchesAwayFromB[0]++;
         }

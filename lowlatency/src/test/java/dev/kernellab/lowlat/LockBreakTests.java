@@ -11,7 +11,8 @@ import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.RtcProbeRig;
 import dev.kernellab.kernel.SpinLock;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.Tracer;
 import dev.kernellab.paths.fs.Buffer;
 import dev.kernellab.paths.fs.Dcache;
 import dev.kernellab.paths.mm.Filemap;
@@ -86,7 +87,7 @@ class LockBreakTests {
       offEndsAfterIrq[i] = Long.MAX_VALUE;
       Tracer t = new Tracer() {
         @Override
-        public void preemptOn(long now, int cpu, KernelPath path, long lengthNs) {
+        public void preemptOn(long now, int cpu, PathView path, long lengthNs) {
           if (now >= tIrq && now - lengthNs < tIrq && offEndsAfterIrq[i] == Long.MAX_VALUE) {
             offEndsAfterIrq[i] = now - tIrq;
           }
@@ -119,7 +120,7 @@ class LockBreakTests {
       int i = preempt;
       Tracer t = new Tracer() {
         @Override
-        public void pathEnter(long now, int cpu, KernelPath path) {
+        public void pathEnter(long now, int cpu, PathView path) {
           if (path.function().equals("schedule") && now >= 1_050 * US && now < 1_200 * US) {
             schedules[i]++;
           }

@@ -6,7 +6,8 @@ import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.Tracer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,7 +42,7 @@ class LowLatencyProperties {
           long[] offEnd = {Long.MAX_VALUE};
           Tracer t = new Tracer() {
             @Override
-            public void preemptOn(long now, int cpu, KernelPath path, long lengthNs) {
+            public void preemptOn(long now, int cpu, PathView path, long lengthNs) {
               if (now >= tIrq && offEnd[0] == Long.MAX_VALUE) {
                 offEnd[0] = now - tIrq;
               }

@@ -7,7 +7,7 @@ import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPatchProvider;
 import dev.kernellab.kernel.SimpleRoundRobinScheduler;
-import dev.kernellab.kernel.Site;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.CatalogLock;
 import dev.kernellab.paths.CatalogTable;
 import dev.kernellab.paths.Kernel24Paths;

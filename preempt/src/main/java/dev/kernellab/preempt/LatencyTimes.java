@@ -1,11 +1,11 @@
 package dev.kernellab.preempt;
 
 import dev.kernellab.hw.Models;
-import dev.kernellab.kernel.Kernel;
-import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.SpinLock;
-import dev.kernellab.kernel.TraceInterest;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.KernelView;
+import dev.kernellab.kernel.spi.LockView;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.TraceInterest;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -38,7 +38,7 @@ import java.util.Locale;
  * two places by their return addresses), and a new pair replaces the entry of the least
  * latency once the table is full. Reading the file printed the entries worst first.
  *
- * <p>Here a place is a {@link KernelPath}: the function ({@code fs/dcache.c:prune_dcache}), or
+ * <p>Here a place is a {@link PathView}: the function ({@code fs/dcache.c:prune_dcache}), or
  * the loop site whose body was running ({@code mm/vmscan.c:shrink_cache (loop)}), where the
  * patch printed a source line and a return address. The cause is what raised the count at the instant it left zero: a spinlock (named,
  * where the patch said only {@code spin_lock}), {@code BKL}, an interrupt (the patch printed
@@ -88,14 +88,14 @@ public final class LatencyTimes implements Tracer {
    * @param end where it came back on
    * @param atNs when the worst such period began
    */
-  public record Entry(long lengthNs, String cause, KernelPath start, KernelPath end, long atNs) {}
+  public record Entry(long lengthNs, String cause, PathView start, PathView end, long atNs) {}
 
   private static final class Slot {
     long lengthNs;
-    SpinLock lock; // the cause when a lock: named only when printed, so that a period allocates nothing
+    LockView lock; // the cause when a lock: named only when printed, so that a period allocates nothing
     String other; // else the cause
-    KernelPath start;
-    KernelPath end;
+    PathView start;
+    PathView end;
     long atNs;
   }
 
@@ -103,8 +103,8 @@ public final class LatencyTimes implements Tracer {
   private final List<List<Slot>> tables = new ArrayList<>();
   private final long[] measured = new long[MAX_CPUS];
   private final long[] offAt = new long[MAX_CPUS];
-  private final KernelPath[] offBy = new KernelPath[MAX_CPUS];
-  private final SpinLock[] causeLock = new SpinLock[MAX_CPUS];
+  private final PathView[] offBy = new PathView[MAX_CPUS];
+  private final LockView[] causeLock = new LockView[MAX_CPUS];
   private final String[] cause = new String[MAX_CPUS];
   private final boolean[] open = new boolean[MAX_CPUS];
   private int cpus;
@@ -141,7 +141,7 @@ public final class LatencyTimes implements Tracer {
   }
 
   @Override
-  public void boot(Kernel kernel) {
+  public void boot(KernelView kernel) {
     if (kind == Kind.PREEMPT_OFF && !kernel.preemptionModel().preemptsKernelCode()) {
       throw new IllegalArgumentException(
           "preempt-stats measures a preemptible kernel (CONFIG_PREEMPT); this "
@@ -151,40 +151,40 @@ public final class LatencyTimes implements Tracer {
   }
 
   @Override
-  public void preemptOff(long now, int cpu, KernelPath path) {
+  public void preemptOff(long now, int cpu, PathView path) {
     if (kind == Kind.PREEMPT_OFF) {
       start(now, cpu, path);
     }
   }
 
   @Override
-  public void preemptOn(long now, int cpu, KernelPath path, long lengthNs) {
+  public void preemptOn(long now, int cpu, PathView path, long lengthNs) {
     if (kind == Kind.PREEMPT_OFF) {
       end(now, cpu, path);
     }
   }
 
   @Override
-  public void irqsOff(long now, int cpu, KernelPath path) {
+  public void irqsOff(long now, int cpu, PathView path) {
     if (kind == Kind.IRQS_OFF) {
       start(now, cpu, path);
     }
   }
 
   @Override
-  public void irqsOn(long now, int cpu, KernelPath path, long lengthNs) {
+  public void irqsOn(long now, int cpu, PathView path, long lengthNs) {
     if (kind == Kind.IRQS_OFF) {
       end(now, cpu, path);
     }
   }
 
   @Override
-  public void lockContend(long now, int cpu, SpinLock lock, KernelPath path) {
+  public void lockContend(long now, int cpu, LockView lock, PathView path) {
     because(now, cpu, lock);
   }
 
   @Override
-  public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) {
+  public void lockAcquire(long now, int cpu, LockView lock, PathView path, long spunNs) {
     because(now - spunNs, cpu, lock);
   }
 
@@ -214,13 +214,13 @@ public final class LatencyTimes implements Tracer {
     return out;
   }
 
-  private void because(long at, int cpu, SpinLock lock) {
+  private void because(long at, int cpu, LockView lock) {
     if (open[cpu] && cause[cpu] == null && causeLock[cpu] == null && offAt[cpu] == at) {
       causeLock[cpu] = lock;
     }
   }
 
-  private void start(long now, int cpu, KernelPath path) {
+  private void start(long now, int cpu, PathView path) {
     open[cpu] = true;
     offAt[cpu] = now;
     offBy[cpu] = path;
@@ -228,14 +228,14 @@ public final class LatencyTimes implements Tracer {
     cause[cpu] = null;
   }
 
-  private void end(long now, int cpu, KernelPath path) {
+  private void end(long now, int cpu, PathView path) {
     if (!open[cpu]) {
       return;
     }
     open[cpu] = false;
     measured[cpu]++;
     long length = now - offAt[cpu];
-    SpinLock lock = causeLock[cpu];
+    LockView lock = causeLock[cpu];
     String why = lock != null ? null : cause[cpu] != null ? cause[cpu]
         : kind == Kind.PREEMPT_OFF ? "preempt_off" : "cli";
     List<Slot> t = table(cpu);
@@ -276,7 +276,7 @@ public final class LatencyTimes implements Tracer {
    * One place of the code: the same function or loop site, whichever path object stands for it
    * (a catalog may build a function's path more than once); compared without allocating.
    */
-  private static boolean samePlace(KernelPath a, KernelPath b) {
+  private static boolean samePlace(PathView a, PathView b) {
     if (a == b) {
       return true;
     }
@@ -294,7 +294,7 @@ public final class LatencyTimes implements Tracer {
     return tables.get(cpu);
   }
 
-  private static String name(SpinLock lock) {
+  private static String name(LockView lock) {
     if (lock.isBigKernelLock()) {
       return "BKL";
     }
@@ -306,7 +306,7 @@ public final class LatencyTimes implements Tracer {
    * own name ({@code mm/vmscan.c:shrink_cache}) is marked "(loop)", so that a lock broken and
    * retaken inside the loop does not print as the function's own lock and unlock.
    */
-  static String place(KernelPath p) {
+  static String place(PathView p) {
     if (p == null) {
       return "-";
     }

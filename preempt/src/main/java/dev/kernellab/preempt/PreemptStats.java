@@ -1,8 +1,8 @@
 package dev.kernellab.preempt;
 
-import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.TraceInterest;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.TraceInterest;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -40,7 +40,7 @@ public final class PreemptStats implements Tracer {
    * @param disabledBy the path (loop body: its site) running when the count left zero
    * @param enabledBy the path running when it came back to zero
    */
-  public record Interval(long lengthNs, long startNs, int cpu, KernelPath disabledBy, KernelPath enabledBy) {
+  public record Interval(long lengthNs, long startNs, int cpu, PathView disabledBy, PathView enabledBy) {
     @Override
     public String toString() {
       return String.format(
@@ -49,7 +49,7 @@ public final class PreemptStats implements Tracer {
     }
   }
 
-  private final KernelPath[] offBy = new KernelPath[64];
+  private final PathView[] offBy = new PathView[64];
   private final List<Interval> worst = new ArrayList<>(KEPT + 1);
   private long intervals;
 
@@ -62,12 +62,12 @@ public final class PreemptStats implements Tracer {
   }
 
   @Override
-  public void preemptOff(long now, int cpu, KernelPath path) {
+  public void preemptOff(long now, int cpu, PathView path) {
     offBy[cpu] = path;
   }
 
   @Override
-  public void preemptOn(long now, int cpu, KernelPath path, long lengthNs) {
+  public void preemptOn(long now, int cpu, PathView path, long lengthNs) {
     intervals++;
     if (worst.size() == KEPT) {
       // Full: an interval no longer than the shortest kept one is dropped (on a tie the

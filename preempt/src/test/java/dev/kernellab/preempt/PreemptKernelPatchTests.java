@@ -10,9 +10,9 @@ import dev.kernellab.kernel.KernelPatchProvider;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.RtcProbeRig;
 import dev.kernellab.kernel.SimpleRoundRobinScheduler;
-import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.TaskSpec;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.kernel.spi.TaskState;
 import org.junit.jupiter.api.Test;
 

@@ -9,10 +9,12 @@ import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPatch;
 import dev.kernellab.kernel.KernelPatchProvider;
 import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.SpinLock;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.LockView;
+import dev.kernellab.kernel.spi.PathView;
 import dev.kernellab.kernel.spi.SchedulerProvider;
+import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.Tracer;
 import dev.kernellab.paths.CatalogPatch;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.workloads.Workload;
@@ -194,20 +196,20 @@ public abstract class PatchContract {
 
   /** Every lock hold in progress, by lock and CPU: none may last {@link #MAX_HOLD_NS}. */
   static final class HoldWatch implements Tracer {
-    private final List<SpinLock> locks = new ArrayList<>();
+    private final List<LockView> locks = new ArrayList<>();
     private final List<long[]> since = new ArrayList<>(); // per lock: acquire time per CPU, -1 free
 
     @Override
-    public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) {
+    public void lockAcquire(long now, int cpu, LockView lock, PathView path, long spunNs) {
       slot(lock)[cpu] = now;
     }
 
     @Override
-    public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) {
+    public void lockRelease(long now, int cpu, LockView lock, PathView path, long heldNs) {
       slot(lock)[cpu] = -1;
     }
 
-    private long[] slot(SpinLock lock) {
+    private long[] slot(LockView lock) {
       int i = locks.indexOf(lock);
       if (i < 0) {
         locks.add(lock);

@@ -1,9 +1,9 @@
 package dev.kernellab.testkit;
 
-import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.SpinLock;
-import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.LockView;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 
 /**
  * Every event a kernel traces, with its time, CPU and identities, folded into one 64-bit digest
@@ -34,25 +34,25 @@ public final class TraceDigest implements Tracer {
     return (h ^ v) * 0x100000001b3L;
   }
 
-  private static long id(Task t) {
+  private static long id(TaskView t) {
     return t == null ? -1 : t.pid();
   }
 
-  private static long id(KernelPath p) {
+  private static long id(PathView p) {
     return p == null ? -1 : p.location().hashCode();
   }
 
-  private static long id(SpinLock l) {
+  private static long id(LockView l) {
     return l.name().hashCode();
   }
 
   @Override
-  public void schedSwitch(long now, int cpu, Task prev, Task next) {
+  public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
     mix(1, now, cpu, id(prev), id(next));
   }
 
   @Override
-  public void schedWakeup(long now, int cpu, Task task) {
+  public void schedWakeup(long now, int cpu, TaskView task) {
     mix(2, now, cpu, id(task), 0);
   }
 
@@ -77,52 +77,52 @@ public final class TraceDigest implements Tracer {
   }
 
   @Override
-  public void preemptOff(long now, int cpu, KernelPath path) {
+  public void preemptOff(long now, int cpu, PathView path) {
     mix(7, now, cpu, id(path), 0);
   }
 
   @Override
-  public void preemptOn(long now, int cpu, KernelPath path, long lengthNs) {
+  public void preemptOn(long now, int cpu, PathView path, long lengthNs) {
     mix(8, now, cpu, id(path), lengthNs);
   }
 
   @Override
-  public void irqsOff(long now, int cpu, KernelPath path) {
+  public void irqsOff(long now, int cpu, PathView path) {
     mix(9, now, cpu, id(path), 0);
   }
 
   @Override
-  public void irqsOn(long now, int cpu, KernelPath path, long lengthNs) {
+  public void irqsOn(long now, int cpu, PathView path, long lengthNs) {
     mix(10, now, cpu, id(path), lengthNs);
   }
 
   @Override
-  public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) {
+  public void lockAcquire(long now, int cpu, LockView lock, PathView path, long spunNs) {
     mix(11, now, cpu, id(lock) * 31 + id(path), spunNs);
   }
 
   @Override
-  public void lockContend(long now, int cpu, SpinLock lock, KernelPath path) {
+  public void lockContend(long now, int cpu, LockView lock, PathView path) {
     mix(12, now, cpu, id(lock) * 31 + id(path), 0);
   }
 
   @Override
-  public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) {
+  public void lockRelease(long now, int cpu, LockView lock, PathView path, long heldNs) {
     mix(13, now, cpu, id(lock) * 31 + id(path), heldNs);
   }
 
   @Override
-  public void latencySample(long now, int cpu, Task task, long latencyNs) {
+  public void latencySample(long now, int cpu, TaskView task, long latencyNs) {
     mix(14, now, cpu, id(task), latencyNs);
   }
 
   @Override
-  public void pathEnter(long now, int cpu, KernelPath path) {
+  public void pathEnter(long now, int cpu, PathView path) {
     mix(15, now, cpu, id(path), 0);
   }
 
   @Override
-  public void pathExit(long now, int cpu, KernelPath path) {
+  public void pathExit(long now, int cpu, PathView path) {
     mix(16, now, cpu, id(path), 0);
   }
 }

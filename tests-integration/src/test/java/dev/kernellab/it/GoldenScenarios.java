@@ -1,8 +1,8 @@
 package dev.kernellab.it;
 
 import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.kernel.spi.Site;
 import java.util.List;
 
 /**

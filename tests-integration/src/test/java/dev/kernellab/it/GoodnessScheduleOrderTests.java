@@ -12,9 +12,9 @@ import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.RtcProbeRig;
 import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.TaskSpec;
-import dev.kernellab.kernel.Tracer;
 import dev.kernellab.kernel.spi.SchedulerProvider;
 import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -71,7 +71,7 @@ class GoodnessScheduleOrderTests {
             .requestIrq(Rtc.IRQ, "rtc", rig.rtcInterrupt, true)
             .tracer(new Tracer() {
               @Override
-              public void schedSwitch(long now, int cpu, Task prev, Task next) {
+              public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
                 if (next == prevInWindow[0] && switchedBackToPrev[0] < 0) {
                   switchedBackToPrev[0] = now;
                 }

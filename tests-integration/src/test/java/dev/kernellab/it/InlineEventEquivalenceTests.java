@@ -7,11 +7,11 @@ import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.DebugChecks;
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.TraceInterest;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.PathView;
 import dev.kernellab.kernel.spi.SchedulerProvider;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.TraceInterest;
+import dev.kernellab.kernel.spi.Tracer;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.testkit.TraceDigest;
 import dev.kernellab.workloads.ProbeResult;
@@ -67,12 +67,12 @@ class InlineEventEquivalenceTests {
     }
 
     @Override
-    public void schedSwitch(long now, int cpu, Task prev, Task next) {
+    public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
       digest.schedSwitch(now, cpu, prev, next);
     }
 
     @Override
-    public void schedWakeup(long now, int cpu, Task task) {
+    public void schedWakeup(long now, int cpu, TaskView task) {
       digest.schedWakeup(now, cpu, task);
     }
 
@@ -97,17 +97,17 @@ class InlineEventEquivalenceTests {
     }
 
     @Override
-    public void irqsOff(long now, int cpu, KernelPath path) {
+    public void irqsOff(long now, int cpu, PathView path) {
       digest.irqsOff(now, cpu, path);
     }
 
     @Override
-    public void irqsOn(long now, int cpu, KernelPath path, long lengthNs) {
+    public void irqsOn(long now, int cpu, PathView path, long lengthNs) {
       digest.irqsOn(now, cpu, path, lengthNs);
     }
 
     @Override
-    public void latencySample(long now, int cpu, Task task, long latencyNs) {
+    public void latencySample(long now, int cpu, TaskView task, long latencyNs) {
       digest.latencySample(now, cpu, task, latencyNs);
     }
   }

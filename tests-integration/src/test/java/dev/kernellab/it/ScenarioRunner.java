@@ -7,8 +7,9 @@ import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.RtcProbeRig;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.PathView;
 import dev.kernellab.kernel.spi.SchedulerProvider;
+import dev.kernellab.kernel.spi.Tracer;
 import dev.kernellab.lowlat.LowLatencyPatch;
 import dev.kernellab.lowlat.PatchedSite;
 import dev.kernellab.paths.CatalogLock;
@@ -52,7 +53,7 @@ final class ScenarioRunner {
         new Event("rtc.assert", now -> kernel[0].machine().ioApic().assertLine(Rtc.IRQ));
     kb.tracer(new Tracer() {
       @Override
-      public void pathEnter(long now, int cpu, KernelPath path) {
+      public void pathEnter(long now, int cpu, PathView path) {
         if (path == s.k() && !assertRtc.isScheduled() && !kernel[0].machine().ioApic().wasAsserted(Rtc.IRQ)) {
           kernel[0].machine().simulation().schedule(assertRtc, now + s.tIrqNs());
         }

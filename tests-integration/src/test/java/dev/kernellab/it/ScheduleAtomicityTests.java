@@ -9,9 +9,10 @@ import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.TaskSpec;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.PathView;
 import dev.kernellab.kernel.spi.SchedulerProvider;
 import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.Tracer;
 import dev.kernellab.sched.o1.O1Entity;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -68,7 +69,7 @@ class ScheduleAtomicityTests {
     Tracer wakeAInsideSchedule =
         new Tracer() {
           @Override
-          public void irqsOff(long now, int cpu, KernelPath path) {
+          public void irqsOff(long now, int cpu, PathView path) {
             Kernel k = kernel[0];
             Task a = k.task("A").orElseThrow();
             if (sleepAvg[0] < 0 && cpu == 0 && now > 300 * MS && path != null && path.function().equals("schedule")

@@ -13,11 +13,11 @@ import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.RtcProbeRig;
 import dev.kernellab.kernel.SpinLock;
-import dev.kernellab.kernel.Task;
 import dev.kernellab.kernel.TaskSpec;
-import dev.kernellab.kernel.Tracer;
 import dev.kernellab.kernel.spi.SchedulerProvider;
 import dev.kernellab.kernel.spi.TaskState;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import dev.kernellab.preempt.PreemptKernelPatch;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +47,7 @@ class SmpEdgeCaseTests {
     final List<String> lines = new ArrayList<>();
 
     @Override
-    public void schedSwitch(long now, int cpu, Task prev, Task next) {
+    public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
       lines.add(now + " cpu" + cpu + " " + prev.comm() + "->" + next.comm());
     }
 

@@ -9,7 +9,7 @@ import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.RtcProbeRig;
 import dev.kernellab.kernel.Semaphore;
 import dev.kernellab.kernel.SimpleRoundRobinScheduler;
-import dev.kernellab.kernel.Site;
+import dev.kernellab.kernel.spi.Site;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -2,9 +2,9 @@ package dev.kernellab.workloads;
 
 import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.LatencyCause;
-import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.TaskSpec;
+import dev.kernellab.kernel.spi.LatencyCause;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.paths.fs.FileIo;
 import dev.kernellab.paths.fs.PageCache;

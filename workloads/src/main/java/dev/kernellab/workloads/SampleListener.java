@@ -1,6 +1,6 @@
 package dev.kernellab.workloads;
 
-import dev.kernellab.kernel.Task;
+import dev.kernellab.kernel.spi.TaskView;
 
 /**
  * Told of each latency sample as a probe takes it: a tracer that explains latencies (the lab's)
@@ -14,5 +14,5 @@ public interface SampleListener {
    * The probe {@code probe} took a sample on {@code cpu}: from {@code startNs} (the interrupt's
    * assertion, or the timer's programmed expiry) to {@code endNs} (now).
    */
-  void sample(Task probe, long startNs, long endNs, int cpu);
+  void sample(TaskView probe, long startNs, long endNs, int cpu);
 }

@@ -41,4 +41,25 @@ public interface CpuView {
 
   /** Spinlocks this CPU holds now. */
   int heldLockCount();
+
+  /** The {@code i}-th lock this CPU holds, in the order taken (0 = outermost). */
+  LockView heldLock(int i);
+
+  /** The path running in the innermost context now. */
+  PathView runningPath();
+
+  /** The path the current task runs in kernel mode, under any interrupt, or null in user mode. */
+  PathView taskKernelPath();
+
+  /**
+   * The innermost {@link LatencyCause} declared by a path running in the innermost context (the
+   * running path, or a path that called it), or null where none is.
+   */
+  LatencyCause declaredCause();
+
+  /**
+   * At a tracer's {@link Tracer#pathExit} of a loop body (a path with a {@link PathView#site()
+   * site}): how many iterations that loop ran.
+   */
+  long exitedLoopIterations();
 }

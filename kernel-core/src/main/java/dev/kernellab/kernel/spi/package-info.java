@@ -7,7 +7,14 @@
  * {@link dev.kernellab.kernel.spi.SchedulerHost}. A patch that makes kernel code preemptible
  * implements {@link dev.kernellab.kernel.spi.PreemptionModel}, which is asked at each
  * preemption point with a read-only {@link dev.kernellab.kernel.spi.CpuView}. Every plug-in kind
- * is found through a {@link dev.kernellab.kernel.spi.Registry}.
+ * is found through a {@link dev.kernellab.kernel.spi.Registry}. A tracer
+ * ({@link dev.kernellab.kernel.spi.Tracer}) is told of the kernel's events with views of the tasks,
+ * paths ({@link dev.kernellab.kernel.spi.PathView}) and locks
+ * ({@link dev.kernellab.kernel.spi.LockView}) involved, says which detail events it wants
+ * through its {@link dev.kernellab.kernel.spi.TraceInterest}, and reads the kernel through a
+ * {@link dev.kernellab.kernel.spi.KernelView}. A path, a patch or a plug-in names what held a CPU
+ * in its own terms with a {@link dev.kernellab.kernel.spi.LatencyCause}, at the loop
+ * {@link dev.kernellab.kernel.spi.Site}s of the catalog.
  *
  * <p>Nothing in this package depends on the kernel's implementation ({@code dev.kernellab.kernel});
  * the implementation depends on it. A library user composes kernels with

@@ -6,7 +6,7 @@ import static dev.kernellab.paths.Calibration.MEMORY_MISS_NS;
 import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.Site;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.CatalogEntry;
 import dev.kernellab.paths.Locks;
 import dev.kernellab.paths.PathParams;

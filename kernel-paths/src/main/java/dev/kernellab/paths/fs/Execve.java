@@ -2,9 +2,9 @@ package dev.kernellab.paths.fs;
 
 import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.LatencyCause;
 import dev.kernellab.kernel.Mm;
-import dev.kernellab.kernel.Site;
+import dev.kernellab.kernel.spi.LatencyCause;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.Calibration;
 import dev.kernellab.paths.CatalogEntry;
 import dev.kernellab.paths.Locks;

@@ -4,7 +4,7 @@ import static dev.kernellab.paths.Calibration.PTE_TEST_NS;
 
 import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.Site;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.CatalogEntry;
 import dev.kernellab.paths.PathParams;
 import dev.kernellab.paths.Quantiles;

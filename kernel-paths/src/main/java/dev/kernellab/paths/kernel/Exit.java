@@ -3,7 +3,7 @@ package dev.kernellab.paths.kernel;
 import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.Site;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.CatalogEntry;
 import dev.kernellab.paths.Locks;
 import dev.kernellab.paths.PathParams;

@@ -7,7 +7,7 @@ import static dev.kernellab.paths.Calibration.MEMORY_MISS_NS;
 import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.Site;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.CatalogEntry;
 import dev.kernellab.paths.Chance;
 import dev.kernellab.paths.Locks;
@@ -15,8 +15,8 @@ import dev.kernellab.paths.PathParams;
 import dev.kernellab.paths.Quantiles;
 import dev.kernellab.paths.fs.Ext2;
 import dev.kernellab.paths.fs.FileIo;
-import dev.kernellab.paths.fs.VfsCache;
 import dev.kernellab.paths.fs.PageCache;
+import dev.kernellab.paths.fs.VfsCache;
 import java.util.List;
 
 /**

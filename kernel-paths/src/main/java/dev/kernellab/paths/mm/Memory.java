@@ -10,7 +10,7 @@ import dev.kernellab.kernel.Distribution;
 import dev.kernellab.kernel.KernelCpu;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.Mm;
-import dev.kernellab.kernel.Site;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.CatalogEntry;
 import dev.kernellab.paths.Locks;
 import dev.kernellab.paths.PathParams;

@@ -4,9 +4,9 @@ import static dev.kernellab.paths.Calibration.MEMORY_MISS_NS;
 
 import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.LatencyCause;
-import dev.kernellab.kernel.Site;
 import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.kernel.spi.LatencyCause;
+import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.CatalogEntry;
 import java.util.List;
 import java.util.Locale;

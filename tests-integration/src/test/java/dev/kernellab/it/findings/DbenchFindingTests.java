@@ -3,8 +3,8 @@ package dev.kernellab.it.findings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.kernel.Kernel;
-import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import dev.kernellab.sched.o1.O1Entity;
 import dev.kernellab.workloads.Workload;
 import java.util.HashMap;
@@ -45,26 +45,26 @@ class DbenchFindingTests {
    * kernel.
    */
   static final class WakeWaits implements Tracer {
-    final Map<Task, Long> wokenAt = new HashMap<>();
-    final Map<Task, Boolean> preempting = new HashMap<>();
-    final Map<Integer, Task> current = new HashMap<>();
+    final Map<TaskView, Long> wokenAt = new HashMap<>();
+    final Map<TaskView, Boolean> preempting = new HashMap<>();
+    final Map<Integer, TaskView> current = new HashMap<>();
     long clientWakeups;
     final long[] waitNs = new long[2];
     final long[] woken = new long[2];
 
     @Override
-    public void schedWakeup(long now, int cpu, Task task) {
+    public void schedWakeup(long now, int cpu, TaskView task) {
       if (task.comm().startsWith("dbench")) {
         clientWakeups++;
       } else if (wokenAt.putIfAbsent(task, now) == null) {
-        Task running = current.get(task.cpu());
+        TaskView running = current.get(task.cpu());
         preempting.put(task, running == null || running.isIdle()
             || prio(task) < prio(running));
       }
     }
 
     @Override
-    public void schedSwitch(long now, int cpu, Task prev, Task next) {
+    public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
       current.put(cpu, next);
       Long at = wokenAt.remove(next);
       if (at != null) {
@@ -74,7 +74,7 @@ class DbenchFindingTests {
       }
     }
 
-    static int prio(Task t) {
+    static int prio(TaskView t) {
       return ((O1Entity) t.schedEntity()).prio();
     }
 

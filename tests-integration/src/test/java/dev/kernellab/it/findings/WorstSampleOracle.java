@@ -1,9 +1,9 @@
 package dev.kernellab.it.findings;
 
-import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.SpinLock;
-import dev.kernellab.kernel.Task;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.LockView;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import dev.kernellab.workloads.SampleListener;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -27,8 +27,8 @@ final class WorstSampleOracle implements Tracer, SampleListener {
   record Culprit(long latencyNs, long atNs, int cpu, String path, long pathNs, String lock, long lockNs) {}
 
   private final CpuTimeline[] cpus;
-  private final IdentityHashMap<Task, Deque<String>> paths = new IdentityHashMap<>();
-  private final IdentityHashMap<Task, Deque<String>> locks = new IdentityHashMap<>();
+  private final IdentityHashMap<TaskView, Deque<String>> paths = new IdentityHashMap<>();
+  private final IdentityHashMap<TaskView, Deque<String>> locks = new IdentityHashMap<>();
   private Culprit worst;
 
   WorstSampleOracle(int cpuCount) {
@@ -44,7 +44,7 @@ final class WorstSampleOracle implements Tracer, SampleListener {
   }
 
   @Override
-  public void schedSwitch(long now, int cpu, Task prev, Task next) {
+  public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
     CpuTimeline c = cpus[cpu];
     c.current = next;
     c.cut(now, this);
@@ -75,7 +75,7 @@ final class WorstSampleOracle implements Tracer, SampleListener {
   }
 
   @Override
-  public void pathEnter(long now, int cpu, KernelPath path) {
+  public void pathEnter(long now, int cpu, PathView path) {
     if (!path.isUser() && cpus[cpu].irqDepth == 0 && cpus[cpu].current != null) {
       paths.computeIfAbsent(cpus[cpu].current, t -> new ArrayDeque<>()).push(name(path));
       cpus[cpu].cut(now, this);
@@ -83,7 +83,7 @@ final class WorstSampleOracle implements Tracer, SampleListener {
   }
 
   @Override
-  public void pathExit(long now, int cpu, KernelPath path) {
+  public void pathExit(long now, int cpu, PathView path) {
     if (!path.isUser() && cpus[cpu].irqDepth == 0 && cpus[cpu].current != null) {
       Deque<String> d = paths.get(cpus[cpu].current);
       if (d != null && !d.isEmpty()) {
@@ -94,7 +94,7 @@ final class WorstSampleOracle implements Tracer, SampleListener {
   }
 
   @Override
-  public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) {
+  public void lockAcquire(long now, int cpu, LockView lock, PathView path, long spunNs) {
     if (cpus[cpu].irqDepth == 0 && cpus[cpu].current != null) {
       locks.computeIfAbsent(cpus[cpu].current, t -> new ArrayDeque<>()).push(lock.name());
       cpus[cpu].cut(now, this);
@@ -102,7 +102,7 @@ final class WorstSampleOracle implements Tracer, SampleListener {
   }
 
   @Override
-  public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) {
+  public void lockRelease(long now, int cpu, LockView lock, PathView path, long heldNs) {
     if (cpus[cpu].irqDepth == 0 && cpus[cpu].current != null) {
       Deque<String> d = locks.get(cpus[cpu].current);
       if (d != null) {
@@ -113,7 +113,7 @@ final class WorstSampleOracle implements Tracer, SampleListener {
   }
 
   @Override
-  public void sample(Task probe, long startNs, long endNs, int cpu) {
+  public void sample(TaskView probe, long startNs, long endNs, int cpu) {
     long latency = endNs - startNs;
     if (worst != null && latency <= worst.latencyNs()) {
       return;
@@ -152,7 +152,7 @@ final class WorstSampleOracle implements Tracer, SampleListener {
     return best;
   }
 
-  static String name(KernelPath p) {
+  static String name(PathView p) {
     return p.file() + ":" + p.function() + (p.site() != null ? "#" + p.site().label() : "");
   }
 
@@ -160,11 +160,11 @@ final class WorstSampleOracle implements Tracer, SampleListener {
   private static final class CpuTimeline {
     final long[] start = new long[RING];
     final long[] end = new long[RING];
-    final Task[] task = new Task[RING];
+    final TaskView[] task = new TaskView[RING];
     final String[] path = new String[RING];
     final String[] lock = new String[RING];
     int size;
-    Task current;
+    TaskView current;
     int irqDepth;
 
     /** Closes the open segment at {@code now} and opens the next with the CPU's state now. */

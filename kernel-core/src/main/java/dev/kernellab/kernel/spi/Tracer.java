@@ -1,9 +1,9 @@
-package dev.kernellab.kernel;
+package dev.kernellab.kernel.spi;
 
 /**
  * Typed kernel events, in the spirit of ftrace's tracepoints: a collector implements the ones
  * it needs (every method has an empty default). With no tracer attached and the debug checks'
- * event ring off ({@link DebugChecks#none()}), each event costs the kernel one null check or one
+ * event ring off ({@code DebugChecks.none()}), each event costs the kernel one null check or one
  * count; with the ring on (the default), every event is also written to it. The frequent detail
  * events (paths, locks, the preempt count) fire on a CPU only while some tracer wants them there
  * ({@link #interest}, {@link TraceInterest}).
@@ -37,9 +37,9 @@ public interface Tracer {
    * preemption model and its boot tasks exist and before anything runs or any other event is
    * fired, so a tracer learns the kernel from the kernel itself rather than being told it
    * separately. A tracer that finds the kernel unfit for it (a task it needs is missing) throws
-   * {@link IllegalArgumentException}, which {@link KernelBuilder#build()} passes on.
+   * {@link IllegalArgumentException}, which {@code KernelBuilder.build()} passes on.
    */
-  default void boot(Kernel kernel) {}
+  default void boot(KernelView kernel) {}
 
   /**
    * Which detail events this tracer wants, on which CPU and when: called once, before
@@ -52,10 +52,10 @@ public interface Tracer {
   default void interest(TraceInterest mine) {}
 
   /** sched_switch: {@code prev} stopped and {@code next} started on {@code cpu}. */
-  default void schedSwitch(long now, int cpu, Task prev, Task next) {}
+  default void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {}
 
   /** sched_wakeup: {@code task} was made runnable by code running on {@code cpu}. */
-  default void schedWakeup(long now, int cpu, Task task) {}
+  default void schedWakeup(long now, int cpu, TaskView task) {}
 
   /** irq_handler_entry: {@code vector} entered on {@code cpu}. */
   default void irqEntry(long now, int cpu, int vector) {}
@@ -72,32 +72,32 @@ public interface Tracer {
   /**
    * preempt_count left zero on {@code cpu} (preemption forbidden from now), by {@code path}.
    */
-  default void preemptOff(long now, int cpu, KernelPath path) {}
+  default void preemptOff(long now, int cpu, PathView path) {}
 
   /** preempt_count back to zero after {@code lengthNs}. */
-  default void preemptOn(long now, int cpu, KernelPath path, long lengthNs) {}
+  default void preemptOn(long now, int cpu, PathView path, long lengthNs) {}
 
   /** Interrupts disabled on {@code cpu} by {@code path}. */
-  default void irqsOff(long now, int cpu, KernelPath path) {}
+  default void irqsOff(long now, int cpu, PathView path) {}
 
   /** Interrupts enabled again after {@code lengthNs}. */
-  default void irqsOn(long now, int cpu, KernelPath path, long lengthNs) {}
+  default void irqsOn(long now, int cpu, PathView path, long lengthNs) {}
 
   /** {@code cpu} took {@code lock}; {@code spunNs} > 0 if it had to spin first. */
-  default void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) {}
+  default void lockAcquire(long now, int cpu, LockView lock, PathView path, long spunNs) {}
 
   /** {@code cpu} found {@code lock} held and started to spin. */
-  default void lockContend(long now, int cpu, SpinLock lock, KernelPath path) {}
+  default void lockContend(long now, int cpu, LockView lock, PathView path) {}
 
   /** {@code cpu} released {@code lock} after holding it {@code heldNs}. */
-  default void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) {}
+  default void lockRelease(long now, int cpu, LockView lock, PathView path, long heldNs) {}
 
   /** A probe in user space recorded a latency sample. */
-  default void latencySample(long now, int cpu, Task task, long latencyNs) {}
+  default void latencySample(long now, int cpu, TaskView task, long latencyNs) {}
 
   /** {@code path} starts running in a frame on {@code cpu}. */
-  default void pathEnter(long now, int cpu, KernelPath path) {}
+  default void pathEnter(long now, int cpu, PathView path) {}
 
   /** {@code path} finished on {@code cpu}; its caller (or nothing) runs from here on. */
-  default void pathExit(long now, int cpu, KernelPath path) {}
+  default void pathExit(long now, int cpu, PathView path) {}
 }

@@ -1,4 +1,4 @@
-package dev.kernellab.kernel;
+package dev.kernellab.kernel.spi;
 
 /**
  * SPI for patch and path-catalog authors: a cause of latency that the code of a kernel path
@@ -6,7 +6,7 @@ package dev.kernellab.kernel;
  * the CPU from that state (interrupts off, a spinlock or the big kernel lock, the preempt
  * count, an interrupt or softirq context, a kernel that cannot be preempted); a patch that adds
  * a mechanism of its own (a BIOS call with interrupts off, a handler thread, a lock break's
- * revalidation) declares it with {@link KernelPath.Builder#cause}, and the analysis reports this
+ * revalidation) declares it with {@code KernelPath.Builder.cause}, and the analysis reports this
  * cause, with its own fields, for the time the CPU spent in that path and in whatever it calls.
  *
  * <pre>{@code
@@ -36,12 +36,12 @@ public interface LatencyCause {
    *
    * @param task the task that ran, as {@code comm[pid]}
    * @param path the path running (the one that declared the cause, or one it called); a loop
-   *     body's path has the loop's {@link KernelPath#site() site}
+   *     body's path has the loop's {@link PathView#site() site}
    * @param ns how long
    * @param iterations how many iterations of {@code path}'s loop ran in that time (the buffers
    *     completed, the packets received, the pages copied); 0 when {@code path} is no loop body
    */
-  record Hold(String task, KernelPath path, long ns, long iterations) {
+  record Hold(String task, PathView path, long ns, long iterations) {
 
     /**
      * {@link #iterations()} if {@link #path()} is the body of the loop at {@code site}, else 0:

@@ -1,10 +1,10 @@
-package dev.kernellab.kernel;
+package dev.kernellab.kernel.spi;
 
 /**
  * A named place in kernel code where a patch may act: typically a loop whose every iteration
  * can be followed by a reschedule point or a lock break ({@code prune_dcache}'s walk of the
  * unused list, {@code zap_page_range}'s pte loop), or a point in straight-line code
- * ({@link KernelPath.Builder#point}) where a patch may put a reschedule point.
+ * ({@code KernelPath.Builder.point}) where a patch may put a reschedule point.
  *
  * <p>Sites are how {@code lowlatency} finds what Morton's patch touched: by file, function and
  * a label for the loop within the function. {@link #key()} is the stable name used in tables

@@ -1,4 +1,4 @@
-package dev.kernellab.kernel;
+package dev.kernellab.kernel.spi;
 
 /** Two tracers fed the same events, the first first (the kernel's event ring and a user's). */
 final class TracerPair implements Tracer {
@@ -11,12 +11,9 @@ final class TracerPair implements Tracer {
     this.second = second;
   }
 
-  /** Both, either one alone, or null when neither is given. */
+  /** Both, the first told of each event first ({@link Tracer#both} checked they are there). */
   static Tracer of(Tracer first, Tracer second) {
-    if (first == null) {
-      return second;
-    }
-    return second == null ? first : new TracerPair(first, second);
+    return new TracerPair(first, second);
   }
 
   @Override
@@ -27,19 +24,19 @@ final class TracerPair implements Tracer {
   }
 
   @Override
-  public void boot(Kernel kernel) {
+  public void boot(KernelView kernel) {
     first.boot(kernel);
     second.boot(kernel);
   }
 
   @Override
-  public void schedSwitch(long now, int cpu, Task prev, Task next) {
+  public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
     first.schedSwitch(now, cpu, prev, next);
     second.schedSwitch(now, cpu, prev, next);
   }
 
   @Override
-  public void schedWakeup(long now, int cpu, Task task) {
+  public void schedWakeup(long now, int cpu, TaskView task) {
     first.schedWakeup(now, cpu, task);
     second.schedWakeup(now, cpu, task);
   }
@@ -69,61 +66,61 @@ final class TracerPair implements Tracer {
   }
 
   @Override
-  public void preemptOff(long now, int cpu, KernelPath path) {
+  public void preemptOff(long now, int cpu, PathView path) {
     first.preemptOff(now, cpu, path);
     second.preemptOff(now, cpu, path);
   }
 
   @Override
-  public void preemptOn(long now, int cpu, KernelPath path, long lengthNs) {
+  public void preemptOn(long now, int cpu, PathView path, long lengthNs) {
     first.preemptOn(now, cpu, path, lengthNs);
     second.preemptOn(now, cpu, path, lengthNs);
   }
 
   @Override
-  public void irqsOff(long now, int cpu, KernelPath path) {
+  public void irqsOff(long now, int cpu, PathView path) {
     first.irqsOff(now, cpu, path);
     second.irqsOff(now, cpu, path);
   }
 
   @Override
-  public void irqsOn(long now, int cpu, KernelPath path, long lengthNs) {
+  public void irqsOn(long now, int cpu, PathView path, long lengthNs) {
     first.irqsOn(now, cpu, path, lengthNs);
     second.irqsOn(now, cpu, path, lengthNs);
   }
 
   @Override
-  public void lockAcquire(long now, int cpu, SpinLock lock, KernelPath path, long spunNs) {
+  public void lockAcquire(long now, int cpu, LockView lock, PathView path, long spunNs) {
     first.lockAcquire(now, cpu, lock, path, spunNs);
     second.lockAcquire(now, cpu, lock, path, spunNs);
   }
 
   @Override
-  public void lockContend(long now, int cpu, SpinLock lock, KernelPath path) {
+  public void lockContend(long now, int cpu, LockView lock, PathView path) {
     first.lockContend(now, cpu, lock, path);
     second.lockContend(now, cpu, lock, path);
   }
 
   @Override
-  public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) {
+  public void lockRelease(long now, int cpu, LockView lock, PathView path, long heldNs) {
     first.lockRelease(now, cpu, lock, path, heldNs);
     second.lockRelease(now, cpu, lock, path, heldNs);
   }
 
   @Override
-  public void latencySample(long now, int cpu, Task task, long latencyNs) {
+  public void latencySample(long now, int cpu, TaskView task, long latencyNs) {
     first.latencySample(now, cpu, task, latencyNs);
     second.latencySample(now, cpu, task, latencyNs);
   }
 
   @Override
-  public void pathEnter(long now, int cpu, KernelPath path) {
+  public void pathEnter(long now, int cpu, PathView path) {
     first.pathEnter(now, cpu, path);
     second.pathEnter(now, cpu, path);
   }
 
   @Override
-  public void pathExit(long now, int cpu, KernelPath path) {
+  public void pathExit(long now, int cpu, PathView path) {
     first.pathExit(now, cpu, path);
     second.pathExit(now, cpu, path);
   }
