@@ -1,5 +1,7 @@
 package dev.kernellab.paths;
 
+import dev.kernellab.kernel.spi.LockView;
+import dev.kernellab.kernel.spi.PathView;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.hw.MachineSpec;
@@ -8,7 +10,7 @@ import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.SimpleRoundRobinScheduler;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.TaskSpec;
-import dev.kernellab.kernel.Tracer;
+import dev.kernellab.kernel.spi.Tracer;
 import dev.kernellab.paths.fs.Buffer;
 import dev.kernellab.paths.fs.PageCache;
 import dev.kernellab.paths.fs.VfsFile;
@@ -39,7 +41,7 @@ public class WriteSomeBuffersWalkTests {
     SpinLock lru = p.locks().lruListLock;
     b.tracer(new Tracer() {
       @Override
-      public void lockRelease(long now, int cpu, SpinLock lock, KernelPath path, long heldNs) {
+      public void lockRelease(long now, int cpu, LockView lock, PathView path, long heldNs) {
         if (lock == lru) {
           holds.add(heldNs);
         }
