@@ -17,7 +17,7 @@ public interface Tracer {
   static Tracer both(Tracer first, Tracer second) {
     java.util.Objects.requireNonNull(first, "first");
     java.util.Objects.requireNonNull(second, "second");
-    return TracerPair.of(first, second);
+    return new TracerPair(first, second);
   }
 
   /** One tracer that feeds every event to each of {@code tracers}, in order. */

@@ -6,14 +6,9 @@ final class TracerPair implements Tracer {
   private final Tracer first;
   private final Tracer second;
 
-  private TracerPair(Tracer first, Tracer second) {
+  TracerPair(Tracer first, Tracer second) {
     this.first = first;
     this.second = second;
-  }
-
-  /** Both, the first told of each event first ({@link Tracer#both} checked they are there). */
-  static Tracer of(Tracer first, Tracer second) {
-    return new TracerPair(first, second);
   }
 
   @Override

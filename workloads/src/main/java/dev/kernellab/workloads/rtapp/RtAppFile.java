@@ -55,8 +55,9 @@ public record RtAppFile(String source, Global global, List<TaskDef> tasks) {
      * A file without a {@code global} section: parse_global's first branch, the same defaults
      * but {@code logsize = 0}, so rt-app writes no log.
      */
-    public static final Global NO_GLOBAL =
-        new Global(-1, 0, SchedPolicy.OTHER, false, true, "./", "rt-app", false, 4L << 20, "/dev/null", false);
+    public static final Global NO_GLOBAL = new Global(DEFAULTS.durationS, DEFAULTS.calibrationNsPerLoop,
+        DEFAULTS.defaultPolicy, DEFAULTS.piEnabled, DEFAULTS.lockPages, DEFAULTS.logdir, DEFAULTS.logBasename, false,
+        DEFAULTS.memBufferSize, DEFAULTS.ioDevice, DEFAULTS.cumulativeSlack);
   }
 
   /**

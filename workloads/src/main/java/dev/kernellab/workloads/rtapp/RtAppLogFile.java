@@ -33,10 +33,15 @@ public record RtAppLogFile(String name, String thread, long rowsWritten, List<Ro
   public RtAppLogFile {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(thread, "thread");
-    if (name.isEmpty() || name.contains("/") || name.contains("\\") || name.startsWith(".")) {
+    if (!isFileNameStart(name)) {
       throw new IllegalArgumentException("an rt-app log's name is one file name, got '" + name + "'");
     }
     rows = List.copyOf(rows);
+  }
+
+  /** True for the beginning of a plain file name: not empty, no separator, no leading '.'. */
+  static boolean isFileNameStart(String s) {
+    return !s.isEmpty() && !s.contains("/") && !s.contains("\\") && !s.startsWith(".");
   }
 
   /**

@@ -201,7 +201,7 @@ public final class RtAppReader {
         case "log_basename" -> {
           basename = string(v);
           // rt-app opens logdir/<log_basename>-<thread>.log; here it names a file of --out's
-          if (basename.isEmpty() || basename.contains("/") || basename.contains("\\") || basename.startsWith(".")) {
+          if (!RtAppLogFile.isFileNameStart(basename)) {
             throw bad(v, "log_basename is the beginning of a file name (not empty, no '/', not starting with '.'),"
                 + " got \"" + basename + "\"");
           }
