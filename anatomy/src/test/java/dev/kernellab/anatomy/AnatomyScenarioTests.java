@@ -11,6 +11,7 @@ import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.TaskSpec;
+import dev.kernellab.kernel.spi.Patching;
 import dev.kernellab.kernel.spi.SchedulerProvider;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.preempt.PreemptKernelPatch;
@@ -238,14 +239,14 @@ class AnatomyScenarioTests {
     dev.kernellab.kernel.spi.Site walk = new dev.kernellab.kernel.spi.Site("scenario/hooked.c", "K", "walk");
     KernelPath k = KernelPath.path("scenario/hooked.c", "K").loop(walk, 4, body -> body.compute(MS)).build();
     KernelPath nothing = KernelPath.path("scenario/hooked.c", "hook").compute(0).build();
-    SampleAnatomy w = worstWith(k, false, b -> b.declareSites(List.of(walk)).patch(new dev.kernellab.kernel.KernelPatch() {
+    SampleAnatomy w = worstWith(k, false, b -> b.declareSites(List.of(walk)).patch(new dev.kernellab.kernel.spi.KernelPatch() {
       @Override
       public String name() {
         return "hook-test";
       }
 
       @Override
-      public void apply(KernelBuilder.Patching p) {
+      public void apply(Patching p) {
         p.hookSite(walk, nothing);
       }
     }));

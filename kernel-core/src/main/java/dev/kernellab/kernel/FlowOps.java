@@ -1,6 +1,7 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.spi.Operation;
 import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.kernel.spi.TaskState;
 
@@ -293,7 +294,7 @@ final class FlowOps {
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      Operation.Step s = c.operationStep;
+      OperationStep s = c.operationStep;
       s.reset();
       int next = operation.step(s, f.phase);
       if (next < 0 && next != Operation.DONE) {

@@ -1,5 +1,6 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.kernel.spi.PathView;
 import dev.kernellab.kernel.spi.Site;
 import java.util.ArrayList;
 import java.util.List;
@@ -163,8 +164,10 @@ public final class HoldRegions {
       } else if (op instanceof FlowOps.Call c) {
         walk(c.target, held, chain, out);
       } else if (op instanceof FlowOps.Custom o) {
-        for (KernelPath callee : o.operation.mayCall()) {
-          walk(callee, new ArrayList<>(held), chain, out);
+        for (PathView callee : o.operation.mayCall()) {
+          if (callee instanceof KernelPath target) { // a step can call no other kind (OperationStep.call)
+            walk(target, new ArrayList<>(held), chain, out);
+          }
         }
       } else if (op instanceof FlowOps.CallIf c) {
         walk(c.target, new ArrayList<>(held), chain, out);

@@ -1,6 +1,7 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.spi.Softirq;
 
 /**
  * Interrupt-flag, preempt-count and bottom-half operations, and the interrupt entry and exit

@@ -12,6 +12,8 @@ import dev.kernellab.kernel.spi.PreemptionModel;
 import dev.kernellab.kernel.spi.Scheduler;
 import dev.kernellab.kernel.spi.SchedulerHost;
 import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.Softirq;
+import dev.kernellab.kernel.spi.Sysctl;
 import dev.kernellab.kernel.spi.TaskState;
 import dev.kernellab.kernel.spi.TraceInterest;
 import dev.kernellab.kernel.spi.Tracer;

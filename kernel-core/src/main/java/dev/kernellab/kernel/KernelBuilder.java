@@ -4,10 +4,17 @@ import dev.kernellab.hw.IdeDisk;
 import dev.kernellab.hw.IoApic;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Pit;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.KernelPatchProvider;
+import dev.kernellab.kernel.spi.Patching;
+import dev.kernellab.kernel.spi.PathView;
 import dev.kernellab.kernel.spi.PreemptionModel;
 import dev.kernellab.kernel.spi.Scheduler;
 import dev.kernellab.kernel.spi.SchedulerProvider;
 import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.Softirq;
+import dev.kernellab.kernel.spi.Sysctl;
+import dev.kernellab.kernel.spi.TaskSpecView;
 import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -338,13 +345,13 @@ public final class KernelBuilder {
    * apply}, after every rule on the builder's own parts has been checked and before the kernel
    * is handed its configuration. A task it adds is held to the rules of the builder's tasks.
    */
-  public final class Patching {
+  private final class PatchSession implements Patching {
     private final String patch;
     private final Set<String> comms; // every boot task's name so far, the kernel's threads included
     private final List<TaskSpec> bootTasks; // where the patch's tasks go, after the builder's
     private boolean applying = true;
 
-    private Patching(String patch, Set<String> comms, List<TaskSpec> bootTasks) {
+    private PatchSession(String patch, Set<String> comms, List<TaskSpec> bootTasks) {
       this.patch = patch;
       this.comms = comms;
       this.bootTasks = bootTasks;
@@ -357,7 +364,7 @@ public final class KernelBuilder {
       }
     }
 
-    /** Installs the preemption decisions (one patch may own them). */
+    @Override
     public void preemptionModel(PreemptionModel m) {
       open();
       if (preemptionOwner != null) {
@@ -373,8 +380,15 @@ public final class KernelBuilder {
      * path reaches {@code site} as a {@linkplain KernelPath.Builder#point point}. Two patches
      * hooking one site run in the order they were applied.
      */
-    public void hookSite(Site site, KernelPath hook) {
+    @Override
+    public void hookSite(Site site, PathView view) {
       open();
+      if (!(view instanceof KernelPath)) {
+        // a hook runs in the interpreter, which runs only the paths it built
+        throw new IllegalArgumentException("patch " + patch + " hooks " + site.key()
+            + " with a path not built with KernelPath: " + (view == null ? "null" : view.getClass().getName()));
+      }
+      KernelPath hook = (KernelPath) view;
       if (!declaredSites.isEmpty() && !declaredSites.contains(site) && !site.equals(KernelPath.MIGHT_SLEEP)) {
         throw new IllegalArgumentException("patch " + patch + " hooks " + site.key()
             + ", a site no path of this kernel has (declared: " + declaredSites.size()
@@ -390,7 +404,7 @@ public final class KernelBuilder {
       siteHooks.put(site, both.build());
     }
 
-    /** Registers a run-time switch. */
+    @Override
     public Sysctl sysctl(String name, boolean initial) {
       open();
       if (sysctls.containsKey(name)) {
@@ -408,9 +422,15 @@ public final class KernelBuilder {
      * @throws IllegalArgumentException naming this patch if the task breaks a rule of
      *     {@link KernelBuilder#task}'s (its CPU, its name)
      */
-    public void task(TaskSpec spec) {
+    @Override
+    public void task(TaskSpecView view) {
       open();
-      Objects.requireNonNull(spec, "task");
+      Objects.requireNonNull(view, "task");
+      if (!(view instanceof TaskSpec)) {
+        throw new IllegalArgumentException("patch " + patch + " adds task " + view.comm()
+            + " not made with TaskSpec: " + view.getClass().getName());
+      }
+      TaskSpec spec = (TaskSpec) view;
       try {
         checkTask(spec, comms);
       } catch (IllegalArgumentException e) {
@@ -419,12 +439,12 @@ public final class KernelBuilder {
       bootTasks.add(spec);
     }
 
-    /** The machine being built for. */
+    @Override
     public MachineSpec machine() {
       return machine;
     }
 
-    /** The object of {@code type} attached to the builder, if any. */
+    @Override
     public <T> Optional<T> attachment(Class<T> type) {
       return Optional.ofNullable(attachments.get(type.getName())).map(type::cast);
     }
@@ -469,7 +489,7 @@ public final class KernelBuilder {
     built = true;
     List<TaskSpec> bootTasks = new ArrayList<>(tasks);
     for (KernelPatch p : patches) {
-      Patching k = new Patching(p.name(), comms, bootTasks);
+      PatchSession k = new PatchSession(p.name(), comms, bootTasks);
       p.apply(k);
       k.applying = false;
     }

@@ -4,6 +4,8 @@ import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.spi.PreemptionModel;
 import dev.kernellab.kernel.spi.Scheduler;
 import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.Softirq;
+import dev.kernellab.kernel.spi.Sysctl;
 import dev.kernellab.kernel.spi.Tracer;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -6,6 +6,7 @@ import dev.kernellab.hw.Models;
 import dev.kernellab.hw.sim.Event;
 import dev.kernellab.kernel.spi.CpuView;
 import dev.kernellab.kernel.spi.LatencyCause;
+import dev.kernellab.kernel.spi.Softirq;
 import java.util.SplittableRandom;
 
 /**
@@ -35,7 +36,7 @@ public final class KernelCpu implements CpuView {
   long preemptOffSinceNs;
   final SpinLock[] held = new SpinLock[64]; // locks held on this CPU, in acquisition order
   int heldCount;
-  final Operation.Step operationStep = new Operation.Step(this);
+  final OperationStep operationStep = new OperationStep(this);
   SpinLock irqsLeftOffBy; // the last lock taken with spin_lock_irq(save), released plainly
   KernelPath irqsLeftOffIn;
   long exitedLoopIterations; // iterations of the loop body whose frame was popped last

@@ -1,8 +1,11 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.kernel.spi.LatencyCause;
+import dev.kernellab.kernel.spi.Operation;
+import dev.kernellab.kernel.spi.Patching;
 import dev.kernellab.kernel.spi.PathView;
 import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.Softirq;
 import dev.kernellab.kernel.spi.TaskState;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -167,7 +170,7 @@ public final class KernelPath implements PathView {
    * sleep (include/linux/kernel.h, 2.5.x and later; 2.4.17 had the places but not the macro):
    * a {@code down()}, a page fault's allocation, {@code do_fork}'s, and each point a path marks
    * with {@link Builder#mightSleep()} (a copy to or from user space, which can fault). A patch
-   * that hooks it ({@link KernelBuilder.Patching#hookSite}) runs its hook at each of them, as
+   * that hooks it ({@link Patching#hookSite}) runs its hook at each of them, as
    * CONFIG_PREEMPT_VOLUNTARY's {@code might_resched()} does; no patch, nothing runs. The hook
    * runs in a frame of its own, outside any loop: a counted test in it
    * ({@code CondReschedLock.When.every(n)} with n above 1) counts nothing and never fires.

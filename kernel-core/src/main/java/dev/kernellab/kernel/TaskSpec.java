@@ -1,6 +1,7 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.TaskSpecView;
 import java.util.Objects;
 
 /**
@@ -30,7 +31,7 @@ public record TaskSpec(
     int nice,
     int cpu,
     long cpusAllowed,
-    long residentPages) {
+    long residentPages) implements TaskSpecView {
 
   /** Validates. */
   public TaskSpec {

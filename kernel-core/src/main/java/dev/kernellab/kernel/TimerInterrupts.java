@@ -5,6 +5,7 @@ import dev.kernellab.hw.Models;
 import dev.kernellab.hw.Pit;
 import dev.kernellab.hw.Vectors;
 import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.Softirq;
 
 /**
  * Time in the kernel: the PIT's timer interrupt and {@code do_timer()} ({@code jiffies}), the

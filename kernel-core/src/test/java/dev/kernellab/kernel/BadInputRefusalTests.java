@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.Softirq;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 import dev.kernellab.kernel.CondReschedLock.Then;
 import dev.kernellab.kernel.CondReschedLock.When;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.Patching;
 import dev.kernellab.kernel.spi.PathView;
 import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.kernel.spi.TaskView;
@@ -68,7 +70,7 @@ class CondReschedLockTests {
       }
 
       @Override
-      public void apply(KernelBuilder.Patching k) {
+      public void apply(Patching k) {
         k.hookSite(site, hook);
       }
     };

@@ -1,6 +1,8 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.kernel.spi.CpuView;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.Patching;
 import dev.kernellab.kernel.spi.PreemptionModel;
 import dev.kernellab.kernel.spi.TaskView;
 /**
@@ -36,7 +38,7 @@ public final class CountZeroPreemption implements PreemptionModel {
       }
 
       @Override
-      public void apply(KernelBuilder.Patching k) {
+      public void apply(Patching k) {
         k.preemptionModel(new CountZeroPreemption());
       }
     };

@@ -7,8 +7,11 @@ import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
 import dev.kernellab.kernel.spi.CpuView;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.Patching;
 import dev.kernellab.kernel.spi.PreemptionModel;
 import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.Softirq;
 import dev.kernellab.kernel.spi.TaskState;
 import dev.kernellab.kernel.spi.TaskView;
 import org.junit.jupiter.api.Test;
@@ -85,7 +88,7 @@ class InterpreterScenarioMoreTests {
           }
 
           @Override
-          public void apply(KernelBuilder.Patching kernel) {
+          public void apply(Patching kernel) {
             kernel.preemptionModel(new PreemptionModel() {
               @Override
               public boolean preemptOnIrqReturn(CpuView cpu, TaskView current) {

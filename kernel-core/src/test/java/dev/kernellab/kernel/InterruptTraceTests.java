@@ -8,6 +8,8 @@ import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
 import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.Softirq;
+import dev.kernellab.kernel.spi.Sysctl;
 import dev.kernellab.kernel.spi.TaskState;
 import dev.kernellab.kernel.spi.TaskView;
 import dev.kernellab.kernel.spi.Tracer;

@@ -9,6 +9,7 @@ import dev.kernellab.hw.DiskSpec;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.spi.Softirq;
 import dev.kernellab.kernel.spi.TaskState;
 import org.junit.jupiter.api.Test;
 

@@ -6,8 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.KernelPatchProvider;
+import dev.kernellab.kernel.spi.Patching;
 import dev.kernellab.kernel.spi.PreemptionModel;
 import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.Sysctl;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +40,7 @@ class KernelBuilderRulesTests {
   }
 
   private static KernelPatch patch(String name, List<String> requires, List<String> conflicts,
-      java.util.function.Consumer<KernelBuilder.Patching> apply) {
+      java.util.function.Consumer<Patching> apply) {
     return new KernelPatch() {
       @Override
       public String name() {
@@ -44,7 +48,7 @@ class KernelBuilderRulesTests {
       }
 
       @Override
-      public void apply(KernelBuilder.Patching k) {
+      public void apply(Patching k) {
         apply.accept(k);
       }
 
@@ -258,9 +262,9 @@ class KernelBuilderRulesTests {
 
   @Test
   void aPatchChangesTheKernelOnlyWhileItIsApplied() {
-    List<KernelBuilder.Patching> kept = new ArrayList<>();
+    List<Patching> kept = new ArrayList<>();
     Kernel k = up().ksoftirqd(false).patch(patch("late", List.of(), List.of(), kept::add)).build();
-    KernelBuilder.Patching late = kept.get(0);
+    Patching late = kept.get(0);
     String refused = "patch late changed the kernel after it was applied: a patch changes the kernel only while apply() runs";
     assertThatIllegalStateException().isThrownBy(() -> late.task(thread("klate"))).withMessage(refused);
     assertThatIllegalStateException().isThrownBy(() -> late.sysctl("kernel/late", true)).withMessage(refused);

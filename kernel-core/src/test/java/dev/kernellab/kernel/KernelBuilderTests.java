@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.Patching;
 import dev.kernellab.kernel.spi.PreemptionModel;
 import dev.kernellab.kernel.spi.Scheduler;
 import dev.kernellab.kernel.spi.TaskView;
@@ -79,7 +81,7 @@ class KernelBuilderTests {
           }
 
           @Override
-          public void apply(KernelBuilder.Patching k) {
+          public void apply(Patching k) {
             k.preemptionModel(PreemptionModel.VANILLA);
           }
         };

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.spi.KernelPatchProvider;
 import dev.kernellab.kernel.spi.Scheduler;
 import dev.kernellab.kernel.spi.SchedulerHost;
 import dev.kernellab.kernel.spi.SchedulerProvider;

@@ -11,6 +11,7 @@ import dev.kernellab.hw.sim.Event;
 import dev.kernellab.kernel.spi.PathView;
 import dev.kernellab.kernel.spi.Scheduler;
 import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.Softirq;
 import dev.kernellab.kernel.spi.TaskState;
 import dev.kernellab.kernel.spi.TaskView;
 import dev.kernellab.kernel.spi.Tracer;

@@ -8,6 +8,7 @@ import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
 import dev.kernellab.kernel.spi.SchedPolicy;
 import dev.kernellab.kernel.spi.Scheduler;
+import dev.kernellab.kernel.spi.Softirq;
 import dev.kernellab.kernel.spi.TaskState;
 import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;

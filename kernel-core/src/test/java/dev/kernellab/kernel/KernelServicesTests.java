@@ -6,6 +6,7 @@ import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.DiskSpec;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
+import dev.kernellab.kernel.spi.Softirq;
 import dev.kernellab.kernel.spi.TaskState;
 import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;

@@ -7,6 +7,7 @@ import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
 import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.Softirq;
 import dev.kernellab.kernel.spi.TaskState;
 import java.util.ArrayList;
 import java.util.List;

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.Sysctl;
 import dev.kernellab.kernel.spi.TaskState;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;

@@ -4,6 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.Operation;
+import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.SchedPolicy;
+import dev.kernellab.kernel.spi.Softirq;
+import dev.kernellab.kernel.spi.TaskSpecView;
+import dev.kernellab.kernel.spi.Patching;
 import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.kernel.spi.TaskView;
 import dev.kernellab.kernel.spi.Tracer;
@@ -18,7 +25,7 @@ class PluginSeamTests {
 
   /** A patch named {@code name} that applies {@code body}. */
   private static KernelPatch patch(String name, List<String> requires, List<String> conflicts,
-      java.util.function.Consumer<KernelBuilder.Patching> body) {
+      java.util.function.Consumer<Patching> body) {
     return new KernelPatch() {
       @Override
       public String name() {
@@ -36,7 +43,7 @@ class PluginSeamTests {
       }
 
       @Override
-      public void apply(KernelBuilder.Patching kernel) {
+      public void apply(Patching kernel) {
         body.accept(kernel);
       }
     };
@@ -114,6 +121,104 @@ class PluginSeamTests {
     assertThatThrownBy(() -> up(program).build().run(1_000_000))
         .isInstanceOf(KernelBug.class)
         .hasMessageContaining("may start one thing");
+  }
+
+  /** A path view the kernel did not build: what a plug-in might hand over by mistake. */
+  private static final PathView FOREIGN = (PathView) java.lang.reflect.Proxy.newProxyInstance(
+      PathView.class.getClassLoader(), new Class<?>[] {PathView.class}, (proxy, m, args) -> {
+        switch (m.getName()) {
+          case "file" -> {
+            return "fs/foreign.c";
+          }
+          case "function" -> {
+            return "foreign";
+          }
+          case "isUser" -> {
+            return false;
+          }
+          case "toString" -> {
+            return "foreign";
+          }
+          default -> throw new UnsupportedOperationException(m.getName());
+        }
+      });
+
+  @Test
+  void whatAPatchHandsOverIsRefusedIfTheKernelDidNotBuildIt() {
+    KernelPath walk = KernelPath.path("fs/test.c", "walk").loop(WALK, 2, x -> x.compute(1_000)).build();
+    KernelPath program = KernelPath.userProgram("B").syscall(walk).build();
+    assertThatThrownBy(() -> up(program).patch(patch("alien", List.of(), List.of(), k -> k.hookSite(WALK, FOREIGN)))
+        .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("patch alien hooks fs/test.c:walk with a path not built with KernelPath");
+    TaskSpecView task = new TaskSpecView() {
+      @Override
+      public String comm() {
+        return "kalien";
+      }
+
+      @Override
+      public PathView program() {
+        return FOREIGN;
+      }
+
+      @Override
+      public SchedPolicy policy() {
+        return SchedPolicy.OTHER;
+      }
+
+      @Override
+      public boolean isUser() {
+        return false;
+      }
+    };
+    assertThatThrownBy(() -> up(program).patch(patch("alien", List.of(), List.of(), k -> k.task(task))).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("patch alien adds task kalien not made with TaskSpec");
+    Operation callsForeign = new Operation() {
+      @Override
+      public int step(Step s, int phase) {
+        s.call(FOREIGN);
+        return DONE;
+      }
+
+      @Override
+      public String describe() {
+        return "calls a foreign path";
+      }
+    };
+    KernelPath calling = KernelPath.userProgram("B").syscall(KernelPath.path("t.c", "sys").op(callsForeign).build()).build();
+    assertThatThrownBy(() -> up(calling).build().run(1_000_000))
+        .isInstanceOf(KernelBug.class)
+        .hasMessageContaining("an operation calls kernel paths built with KernelPath");
+  }
+
+  @Test
+  void anOperationSeesTheKernelAndMayRaiseASoftirq() {
+    long[] jiffies = {-1};
+    Operation raise = new Operation() {
+      @Override
+      public int step(Step s, int phase) {
+        jiffies[0] = s.kernel().jiffies();
+        s.raiseSoftirq(Softirq.TASKLET);
+        return DONE;
+      }
+
+      @Override
+      public String describe() {
+        return "tasklet_schedule()";
+      }
+    };
+    long[] ran = {0};
+    long[] after = {-2};
+    KernelPath program = KernelPath.userProgram("B").syscall(KernelPath.path("t.c", "sys").op(raise)
+            .effect("read jiffies", c -> after[0] = c.kernel().jiffies()).build())
+        .loop("spin", Long.MAX_VALUE, x -> x.compute(1_000_000)).build();
+    KernelBuilder b = up(program).openSoftirq(Softirq.TASKLET,
+        KernelPath.path("kernel/softirq.c", "tasklet_action").effect("count", c -> ran[0]++).build());
+    b.build().run(30_000_000);
+    assertThat(jiffies[0]).as("the kernel's jiffies, read in the same instant").isEqualTo(after[0]);
+    assertThat(ran[0]).as("the raised softirq runs at the next do_softirq").isEqualTo(1);
   }
 
   @Test

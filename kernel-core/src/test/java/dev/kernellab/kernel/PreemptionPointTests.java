@@ -6,6 +6,7 @@ import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.spi.Softirq;
 import dev.kernellab.kernel.spi.TaskView;
 import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.Patching;
 import dev.kernellab.kernel.spi.Site;
 /**
  * A test patch that hooks one site with a reschedule point or a lock break, standing in for
@@ -32,7 +34,7 @@ public final class SiteHookPatch implements KernelPatch {
   }
 
   @Override
-  public void apply(KernelBuilder.Patching k) {
+  public void apply(Patching k) {
     KernelPath.Builder hook = KernelPath.path(site.file(), site.function() + "/hook");
     if (lock == null) {
       hook.condResched();

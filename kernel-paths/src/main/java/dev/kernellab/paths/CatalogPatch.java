@@ -1,6 +1,6 @@
 package dev.kernellab.paths;
 
-import dev.kernellab.kernel.KernelPatch;
+import dev.kernellab.kernel.spi.KernelPatch;
 import dev.kernellab.kernel.spi.Site;
 import java.util.Optional;
 
@@ -9,7 +9,7 @@ import java.util.Optional;
  * that kernel's catalog to do so (a lock break must drop the very {@code SpinLock} the path
  * holds, and locks are per kernel). It finds the catalog when it is applied, as the one
  * {@link Kernel24Paths#install} attached to the builder
- * ({@code KernelBuilder.Patching#attachment(Kernel24Paths.class)}).
+ * ({@code Patching#attachment(Kernel24Paths.class)}).
  *
  * <p>What it does at each site is also what the site table shows ({@link CatalogTable#sites},
  * {@code kernel-lab list sites}, which gives a column to every registered patch that is a

@@ -3,6 +3,7 @@ package dev.kernellab.paths;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kernellab.kernel.HoldRegions;
+import dev.kernellab.kernel.spi.Patching;
 import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.fs.Dcache;
 import dev.kernellab.paths.mm.Memory;
@@ -28,7 +29,7 @@ class LatencySourcesTests {
     }
 
     @Override
-    public void apply(dev.kernellab.kernel.KernelBuilder.Patching b) {}
+    public void apply(Patching b) {}
 
     @Override
     public Optional<String> change(Site s) {

@@ -1,10 +1,11 @@
 package dev.kernellab.spark;
 
-import dev.kernellab.kernel.KernelPatch;
-import dev.kernellab.kernel.KernelPatchProvider;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.TaskSpec;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.KernelPatchProvider;
+import dev.kernellab.kernel.spi.Patching;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -44,7 +45,7 @@ public final class FailingPatches {
         }
 
         @Override
-        public void apply(dev.kernellab.kernel.KernelBuilder.Patching kernel) {
+        public void apply(Patching kernel) {
           KernelPath bad = KernelPath.path("test/oops.c", "bad_unlock").spinUnlock(SpinLock.spin("oops_lock")).build();
           kernel.task(TaskSpec.user("oops", KernelPath.userProgram("oops").syscall(bad).build()));
         }
@@ -100,7 +101,7 @@ public final class FailingPatches {
       }
 
       @Override
-      public void apply(dev.kernellab.kernel.KernelBuilder.Patching kernel) {}
+      public void apply(Patching kernel) {}
     };
   }
 }

@@ -2,11 +2,11 @@ package dev.kernellab.lab;
 
 import dev.kernellab.hw.Vectors;
 import dev.kernellab.kernel.PreemptCount;
-import dev.kernellab.kernel.Softirq;
 import dev.kernellab.kernel.spi.CpuView;
 import dev.kernellab.kernel.spi.KernelView;
 import dev.kernellab.kernel.spi.LockView;
 import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.Softirq;
 import dev.kernellab.kernel.spi.TaskView;
 import dev.kernellab.kernel.spi.TraceInterest;
 import dev.kernellab.kernel.spi.Tracer;

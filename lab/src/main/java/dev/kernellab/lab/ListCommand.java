@@ -1,7 +1,7 @@
 package dev.kernellab.lab;
 
-import dev.kernellab.kernel.KernelPatch;
-import dev.kernellab.kernel.KernelPatchProvider;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.KernelPatchProvider;
 import dev.kernellab.kernel.spi.SchedulerProvider;
 import dev.kernellab.paths.CatalogPatch;
 import dev.kernellab.paths.CatalogTable;

@@ -1,11 +1,11 @@
 package dev.kernellab.lab;
 
-import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.KernelPatch;
-import dev.kernellab.kernel.KernelPatchProvider;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.TaskSpec;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.KernelPatchProvider;
 import dev.kernellab.kernel.spi.LatencyCause;
+import dev.kernellab.kernel.spi.Patching;
 import dev.kernellab.kernel.spi.Site;
 
 /**
@@ -32,7 +32,7 @@ public final class ApmBiosPatch implements KernelPatch {
   }
 
   @Override
-  public void apply(KernelBuilder.Patching kernel) {
+  public void apply(Patching kernel) {
     KernelPath call = KernelPath.path("arch/i386/kernel/apm.c", "apm_bios_call")
         .cause(new BiosCall("APM_GET_EVENT")).compute(5_000_000).build();
     kernel.task(TaskSpec.kernelThread("kapmd", KernelPath.path("arch/i386/kernel/apm.c", "apm_mainloop")

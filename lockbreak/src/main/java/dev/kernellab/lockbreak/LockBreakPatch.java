@@ -1,8 +1,8 @@
 package dev.kernellab.lockbreak;
 
 import dev.kernellab.hw.Models;
-import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.kernel.spi.Patching;
 import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.CatalogPatch;
 import dev.kernellab.paths.Kernel24Paths;
@@ -22,7 +22,7 @@ import java.util.Optional;
  * {@code preempt}; and it rewrites several of the walks low-latency rewrites, so the two
  * {@linkplain #conflicts() conflict}. It uses only public seams: the catalog attached to the
  * builder ({@link Kernel24Paths#install}) for the locks, {@link
- * KernelBuilder.Patching#hookSite} for the hunks, and kernel-core's lock-break primitive
+ * Patching#hookSite} for the hunks, and kernel-core's lock-break primitive
  * ({@link dev.kernellab.kernel.CondReschedLock}) with its own test and macro for the breaks.
  *
  * <pre>{@code
@@ -73,7 +73,7 @@ public final class LockBreakPatch implements CatalogPatch {
   }
 
   @Override
-  public void apply(KernelBuilder.Patching kernel) {
+  public void apply(Patching kernel) {
     Kernel24Paths catalog = kernel.attachment(Kernel24Paths.class).orElseThrow(() -> new IllegalStateException(
         "lockbreak breaks the locks of a kernel-paths catalog and this kernel has none: install a"
             + " Kernel24Paths on the builder first (paths.install(builder))"));

@@ -1,7 +1,7 @@
 package dev.kernellab.lockbreak;
 
-import dev.kernellab.kernel.KernelPatch;
-import dev.kernellab.kernel.KernelPatchProvider;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.KernelPatchProvider;
 
 /** Registers {@link LockBreakPatch} as {@value LockBreakPatch#NAME}. */
 public final class LockBreakProvider implements KernelPatchProvider {

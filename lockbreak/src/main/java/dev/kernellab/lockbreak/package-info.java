@@ -2,7 +2,7 @@
  * Robert Love's lock-break patch for 2.4 (CONFIG_LOCK_BREAK, which depends on CONFIG_PREEMPT):
  * the spinlocks of a few long walks are dropped and retaken inside the walk, so that under the
  * preempt patch the drop is a preemption point. A plug-in written only against KernelLab's
- * public seams ({@link dev.kernellab.kernel.KernelBuilder.Patching}, kernel-core's lock-break
+ * public seams ({@link Patching}, kernel-core's lock-break
  * primitive {@link dev.kernellab.kernel.CondReschedLock}), as docs/extending.md walks through.
  *
  * <p>Models lock-break-rml for 2.4.17/2.4.18: include/linux/lock_break.h and its hunks in

@@ -1,6 +1,6 @@
 package dev.kernellab.lockbreak;
 
-import dev.kernellab.kernel.KernelPatch;
+import dev.kernellab.kernel.spi.KernelPatch;
 import dev.kernellab.testkit.PatchContract;
 
 /** The lock-break patch passes what every patch must. */

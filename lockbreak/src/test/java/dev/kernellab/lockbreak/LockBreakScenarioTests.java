@@ -6,10 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.CondReschedLock;
 import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.KernelPatch;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.RtcProbeRig;
 import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.Patching;
 import dev.kernellab.kernel.spi.PreemptionModel;
 import dev.kernellab.kernel.spi.SchedulerProvider;
 import dev.kernellab.kernel.spi.Site;
@@ -108,7 +109,7 @@ class LockBreakScenarioTests {
       }
 
       @Override
-      public void apply(KernelBuilder.Patching kernel) {
+      public void apply(Patching kernel) {
         kernel.preemptionModel(PreemptionModel.VANILLA);
       }
     });
@@ -154,7 +155,7 @@ class LockBreakScenarioTests {
       }
 
       @Override
-      public void apply(KernelBuilder.Patching kernel) {}
+      public void apply(Patching kernel) {}
     };
     withLowlat.patch(new PreemptKernelPatch()).patch(new LockBreakPatch()).patch(lowlat);
     assertThatThrownBy(withLowlat::build).isInstanceOf(IllegalArgumentException.class)

@@ -3,12 +3,12 @@ package dev.kernellab.lowlat;
 import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.CondReschedLock.Then;
 import dev.kernellab.kernel.CondReschedLock.When;
-import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.KernelPatch;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.SpinLock;
-import dev.kernellab.kernel.Sysctl;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.Patching;
 import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.Sysctl;
 import dev.kernellab.paths.CatalogLock;
 import dev.kernellab.paths.CatalogPatch;
 import dev.kernellab.paths.Kernel24Paths;
@@ -45,7 +45,7 @@ public final class LowLatencyPatch implements CatalogPatch {
    * Implementation overview
    *
    * The patch does not edit paths: for each PatchedSite it builds a small hook path and hooks
-   * it on the site (KernelBuilder.Patching.hookSite), so every loop at that site, in every path
+   * it on the site (Patching.hookSite), so every loop at that site, in every path
    * of the catalog, runs it between iterations. A conditional schedule is kernel-core's
    * cond_resched(), behind the count and the sysctl when the hunk is TEST_RESCHED_COUNT's
    * (ext2_free_data's). A lock break is kernel-core's one lock-break primitive,
@@ -155,7 +155,7 @@ public final class LowLatencyPatch implements CatalogPatch {
   }
 
   @Override
-  public void apply(KernelBuilder.Patching kernel) {
+  public void apply(Patching kernel) {
     Function<CatalogLock, SpinLock> resolve =
         locks
             .or(() -> kernel.attachment(Kernel24Paths.class).map(p -> p.locks()::get))

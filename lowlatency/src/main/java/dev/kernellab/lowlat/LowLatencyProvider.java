@@ -1,7 +1,7 @@
 package dev.kernellab.lowlat;
 
-import dev.kernellab.kernel.KernelPatch;
-import dev.kernellab.kernel.KernelPatchProvider;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.KernelPatchProvider;
 
 /** Registers {@link LowLatencyPatch} as {@value LowLatencyPatch#NAME}. */
 public final class LowLatencyProvider implements KernelPatchProvider {

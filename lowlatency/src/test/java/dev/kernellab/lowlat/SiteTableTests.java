@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.KernelPatchProvider;
 import dev.kernellab.kernel.SimpleRoundRobinScheduler;
+import dev.kernellab.kernel.spi.KernelPatchProvider;
 import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.CatalogLock;
 import dev.kernellab.paths.CatalogTable;

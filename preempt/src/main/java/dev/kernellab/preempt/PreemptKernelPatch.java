@@ -1,7 +1,7 @@
 package dev.kernellab.preempt;
 
-import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.KernelPatch;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.Patching;
 
 /**
  * Robert Love's preempt-kernel patch, registered as {@code preempt}: makes kernel code
@@ -79,7 +79,7 @@ public final class PreemptKernelPatch implements KernelPatch {
   }
 
   @Override
-  public void apply(KernelBuilder.Patching kernel) {
+  public void apply(Patching kernel) {
     kernel.preemptionModel(new PreemptKernelModel());
   }
 }

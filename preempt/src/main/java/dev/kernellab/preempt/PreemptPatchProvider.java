@@ -1,7 +1,7 @@
 package dev.kernellab.preempt;
 
-import dev.kernellab.kernel.KernelPatch;
-import dev.kernellab.kernel.KernelPatchProvider;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.KernelPatchProvider;
 
 /** Registers {@link PreemptKernelPatch} as {@code preempt}. */
 public final class PreemptPatchProvider implements KernelPatchProvider {

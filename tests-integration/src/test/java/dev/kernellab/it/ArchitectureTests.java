@@ -122,7 +122,9 @@ class ArchitectureTests {
     return List.of(dev.kernellab.kernel.spi.TaskView.class, dev.kernellab.kernel.spi.MmView.class,
         dev.kernellab.kernel.spi.CpuView.class, dev.kernellab.kernel.spi.SchedulerHost.class,
         dev.kernellab.kernel.spi.PathView.class, dev.kernellab.kernel.spi.LockView.class,
-        dev.kernellab.kernel.spi.KernelView.class, dev.kernellab.kernel.spi.TraceInterest.class);
+        dev.kernellab.kernel.spi.KernelView.class, dev.kernellab.kernel.spi.TraceInterest.class,
+        dev.kernellab.kernel.spi.Patching.class, dev.kernellab.kernel.spi.Operation.Step.class,
+        dev.kernellab.kernel.spi.TaskSpecView.class);
   }
 
   /** A scheduler is a plug-in of the SPI alone: it sees tasks as views and writes through its host. */

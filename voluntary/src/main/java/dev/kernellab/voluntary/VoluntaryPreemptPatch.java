@@ -1,9 +1,9 @@
 package dev.kernellab.voluntary;
 
 import dev.kernellab.hw.Models;
-import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.KernelPatch;
 import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.Patching;
 import java.util.List;
 
 /**
@@ -31,7 +31,7 @@ public final class VoluntaryPreemptPatch implements KernelPatch {
   }
 
   @Override
-  public void apply(KernelBuilder.Patching kernel) {
+  public void apply(Patching kernel) {
     // include/linux/kernel.h (2.6.13): #ifdef CONFIG_PREEMPT_VOLUNTARY
     //   # define might_resched() cond_resched()
     // and might_sleep() is might_resched() (plus the debug check, not modelled)

@@ -1,7 +1,7 @@
 package dev.kernellab.voluntary;
 
-import dev.kernellab.kernel.KernelPatch;
-import dev.kernellab.kernel.KernelPatchProvider;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.KernelPatchProvider;
 
 /** Registers {@link VoluntaryPreemptPatch} as {@value VoluntaryPreemptPatch#NAME}. */
 public final class VoluntaryPreemptProvider implements KernelPatchProvider {

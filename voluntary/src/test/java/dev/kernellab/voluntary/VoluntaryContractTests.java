@@ -2,7 +2,7 @@ package dev.kernellab.voluntary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kernellab.kernel.KernelPatch;
+import dev.kernellab.kernel.spi.KernelPatch;
 import dev.kernellab.testkit.PatchContract;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +25,7 @@ class VoluntaryContractTests extends PatchContract {
 
   @Test
   void itIsFoundByName() {
-    assertThat(dev.kernellab.kernel.KernelPatchProvider.all())
+    assertThat(dev.kernellab.kernel.spi.KernelPatchProvider.all())
         .anyMatch(p -> p.name().equals(VoluntaryPreemptPatch.NAME));
   }
 }

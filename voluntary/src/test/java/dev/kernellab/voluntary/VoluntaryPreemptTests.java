@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.KernelPatch;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.RtcProbeRig;
 import dev.kernellab.kernel.Semaphore;
 import dev.kernellab.kernel.SimpleRoundRobinScheduler;
+import dev.kernellab.kernel.spi.KernelPatch;
 import dev.kernellab.kernel.spi.Site;
 import org.junit.jupiter.api.Test;
 

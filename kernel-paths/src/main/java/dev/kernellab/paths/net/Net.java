@@ -8,11 +8,11 @@ import dev.kernellab.kernel.Count;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.KernelCpu;
 import dev.kernellab.kernel.KernelPath;
-import dev.kernellab.kernel.Operation;
-import dev.kernellab.kernel.Softirq;
 import dev.kernellab.kernel.WaitQueue;
 import dev.kernellab.kernel.spi.LatencyCause;
+import dev.kernellab.kernel.spi.Operation;
 import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.Softirq;
 import dev.kernellab.paths.CatalogEntry;
 import dev.kernellab.paths.mm.Slab;
 import java.util.ArrayList;
@@ -272,9 +272,12 @@ public final class Net {
 
   /** True while this run of net_rx_action may take another packet. */
   private boolean more(KernelCpu c) {
-    int cpu = c.id();
+    return more(c.id(), c.kernel().jiffies());
+  }
+
+  private boolean more(int cpu, long jiffies) {
     return cpu < ringSize.length && ringSize[cpu] > 0 && runPackets[cpu] < RX_BUDGET
-        && c.kernel().jiffies() - runStart[cpu] <= 1;
+        && jiffies - runStart[cpu] <= 1;
   }
 
   /** Takes the head packet off {@code c}'s backlog and delivers it; its cost is left in packetCost. */
@@ -303,21 +306,21 @@ public final class Net {
   private final class Dispatch implements Operation {
     @Override
     public int step(Operation.Step s, int phase) {
-      KernelCpu c = s.cpu();
-      int cpu = c.id();
+      int cpu = s.cpu().id();
       if (cpu >= ringSize.length) {
         return DONE;
       }
+      long jiffies = s.kernel().jiffies();
       if (phase == 0) {
-        runStart[cpu] = c.kernel().jiffies();
+        runStart[cpu] = jiffies;
         runPackets[cpu] = 0;
       }
-      if (more(c)) {
+      if (more(cpu, jiffies)) {
         s.call(endpoints.get(ringSock[cpu][ringHead[cpu]]).rx);
         return 1;
       }
       if (ringSize[cpu] > 0) {
-        c.raiseSoftirq(Softirq.NET_RX);
+        s.raiseSoftirq(Softirq.NET_RX);
       }
       return DONE;
     }

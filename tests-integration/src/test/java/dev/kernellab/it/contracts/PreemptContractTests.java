@@ -1,6 +1,6 @@
 package dev.kernellab.it.contracts;
 
-import dev.kernellab.kernel.KernelPatch;
+import dev.kernellab.kernel.spi.KernelPatch;
 import dev.kernellab.preempt.PreemptKernelPatch;
 import dev.kernellab.testkit.PatchContract;
 

@@ -1,9 +1,11 @@
-package dev.kernellab.kernel;
+package dev.kernellab.kernel.spi;
+
+import java.util.List;
 
 /**
  * A primitive that a patch or an extension adds to the path language, next to the built-in
  * ones ({@code compute}, {@code spin_lock}, {@code cond_resched}...): appended to a path with
- * {@link KernelPath.Builder#op(Operation)}.
+ * {@code KernelPath.Builder.op(Operation)}.
  *
  * <p>An operation runs in <em>phases</em>, as a C macro that calls other kernel functions runs
  * in statements. The interpreter calls {@link #step} with phase 0 when the path reaches the
@@ -37,8 +39,10 @@ package dev.kernellab.kernel;
  * };
  * }</pre>
  *
- * <p>A lock break needs no operation of its own: it is the kernel's {@link CondReschedLock},
+ * <p>A lock break needs no operation of its own: it is the kernel's {@code CondReschedLock},
  * with the patch's test and what runs with the locks dropped passed in.
+ *
+ * <p>Part of the service-provider interface: plug-ins implement it, the kernel runs it.
  */
 public interface Operation {
 
@@ -61,60 +65,43 @@ public interface Operation {
    * The paths a step may {@link Step#call}, for readers of code that do not run it (the
    * latency-source table): one of each shape is enough. None by default.
    */
-  default java.util.List<KernelPath> mayCall() {
-    return java.util.List.of();
+  default List<? extends PathView> mayCall() {
+    return List.of();
   }
 
-  /** What a step sees of the kernel and may start; one per CPU, reused from step to step. */
-  final class Step {
-    private final KernelCpu cpu;
-    private KernelPath call;
-    private long computeNs;
-
-    Step(KernelCpu cpu) {
-      this.cpu = cpu;
-    }
+  /**
+   * What a step sees of the kernel and may start; the kernel implements it, one per CPU, reused
+   * from step to step. A step starts at most one thing: a call or a compute.
+   */
+  interface Step {
 
     /** The CPU the operation runs on: the current task, need_resched, the locks held. */
-    public KernelCpu cpu() {
-      return cpu;
-    }
+    CpuView cpu();
 
-    /** Runs {@code path} next (a kernel path built in advance); then the operation resumes. */
-    public void call(KernelPath path) {
-      if (path.isUser()) {
-        throw new IllegalArgumentException("an operation calls kernel paths, not user program " + path.function());
-      }
-      start();
-      call = path;
-    }
+    /** The kernel it runs in: the time, jiffies, the other CPUs. */
+    KernelView kernel();
 
-    /** Spends {@code ns} on the CPU in kernel mode; then the operation resumes. */
-    public void compute(long ns) {
-      if (ns < 0) {
-        throw new IllegalArgumentException("negative compute time " + ns + " ns");
-      }
-      start();
-      computeNs = ns;
-    }
+    /**
+     * Runs {@code path} next; then the operation resumes.
+     *
+     * @param path a kernel path built in advance with {@code KernelPath}
+     * @throws IllegalArgumentException if it is a user program or not a path the kernel built
+     * @throws IllegalStateException if this step already started something
+     */
+    void call(PathView path);
 
-    private void start() {
-      if (call != null || computeNs >= 0) {
-        throw new IllegalStateException("an operation step may start one thing (a call or a compute), not two");
-      }
-    }
+    /**
+     * Spends {@code ns} on the CPU in kernel mode; then the operation resumes.
+     *
+     * @throws IllegalArgumentException if {@code ns} is negative
+     * @throws IllegalStateException if this step already started something
+     */
+    void compute(long ns);
 
-    void reset() {
-      call = null;
-      computeNs = -1;
-    }
-
-    KernelPath calledPath() {
-      return call;
-    }
-
-    long computeNs() {
-      return computeNs;
-    }
+    /**
+     * Marks {@code softirq} pending on this CPU ({@code __cpu_raise_softirq}); it runs at the
+     * next {@code do_softirq}, as a raise from C code does. Starts nothing.
+     */
+    void raiseSoftirq(Softirq softirq);
   }
 }

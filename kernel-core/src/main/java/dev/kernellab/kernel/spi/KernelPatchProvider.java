@@ -1,12 +1,11 @@
-package dev.kernellab.kernel;
+package dev.kernellab.kernel.spi;
 
-import dev.kernellab.kernel.spi.Registry;
 import java.util.List;
 
 /**
  * Registers a {@link KernelPatch} under a name, found through the {@link Registry}
  * {@link #REGISTRY}: a patch module lists its provider in
- * {@code META-INF/services/dev.kernellab.kernel.KernelPatchProvider}.
+ * {@code META-INF/services/dev.kernellab.kernel.spi.KernelPatchProvider}.
  */
 public interface KernelPatchProvider extends Registry.Provider {
 

@@ -1,4 +1,4 @@
-package dev.kernellab.kernel;
+package dev.kernellab.kernel.spi;
 
 import dev.kernellab.hw.Models;
 

@@ -1,4 +1,4 @@
-package dev.kernellab.kernel;
+package dev.kernellab.kernel.spi;
 
 /**
  * A run-time kernel switch such as {@code /proc/sys/kernel/lowlatency}: a named boolean a patch

@@ -1,0 +1,57 @@
+package dev.kernellab.kernel.spi;
+
+import dev.kernellab.hw.MachineSpec;
+import java.util.Optional;
+
+/**
+ * What a {@link KernelPatch} may change while the kernel is built: handed to
+ * {@link KernelPatch#apply}, valid only while it runs, after every rule on the builder's own
+ * parts has been checked and before the kernel is handed its configuration.
+ *
+ * <p>Part of the service-provider interface; the kernel implements it. The code a patch hands
+ * over (a hook, a task's program) is written in the kernel's path language ({@code KernelPath},
+ * {@code TaskSpec}) and seen here through its views; a view the kernel did not build is refused.
+ */
+public interface Patching {
+
+  /**
+   * Installs the preemption decisions (one patch may own them).
+   *
+   * @throws IllegalStateException if another patch already did
+   */
+  void preemptionModel(PreemptionModel m);
+
+  /**
+   * Runs {@code hook} between the iterations of every loop at {@code site}, or once where a path
+   * reaches {@code site} as a point. Two patches hooking one site run in the order they were
+   * applied.
+   *
+   * @param hook a kernel path built with {@code KernelPath}
+   * @throws IllegalArgumentException if no path of this kernel has {@code site}, or if
+   *     {@code hook} is not a kernel path the kernel built
+   */
+  void hookSite(Site site, PathView hook);
+
+  /**
+   * Registers a run-time switch under its /proc/sys name.
+   *
+   * @throws IllegalStateException if one of that name is registered already
+   */
+  Sysctl sysctl(String name, boolean initial);
+
+  /**
+   * Adds a boot-time task (a kernel thread the patch brings), started after the builder's own
+   * tasks.
+   *
+   * @param spec a {@code TaskSpec}
+   * @throws IllegalArgumentException naming the patch if the task breaks a rule of the
+   *     builder's tasks (its CPU, its name), or if {@code spec} is not a {@code TaskSpec}
+   */
+  void task(TaskSpecView spec);
+
+  /** The machine being built for. */
+  MachineSpec machine();
+
+  /** The object of {@code type} attached to the builder, if any (a catalog of kernel paths). */
+  <T> Optional<T> attachment(Class<T> type);
+}
