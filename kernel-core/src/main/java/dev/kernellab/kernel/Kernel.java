@@ -101,6 +101,9 @@ public final class Kernel implements KernelView {
   @Models(file = "include/linux/interrupt.h", function = "struct irqaction", version = "2.4.17")
   record IrqAction(String name, KernelPath handler, boolean saInterrupt) {}
 
+  /** The IDE disk's action, as /proc/interrupts names it, unless a catalog's driver names it. */
+  static final String IDE_ACTION = "ide0";
+
   /** The kernel {@code c} describes, not yet booted ({@link #boot}). */
   Kernel(KernelConfig c) {
     this.machine = new Machine(c.machine(), new Simulation(c.seed()));
@@ -138,7 +141,7 @@ public final class Kernel implements KernelView {
     // PCI IDE: SA_SHIRQ, so handle_IRQ_event turns interrupts on and ide_intr turns them off
     // itself (ide-probe.c init_irq); a catalog's ideDriver() replaces this with its own lock.
     vectorActions[machine.ioApic().vectorOf(IdeDisk.IRQ)] = new IrqAction(
-        "ide0", IoOps.ideInterrupt(machine.disk().spec(), SpinLock.spin("io_request_lock")), false);
+        IDE_ACTION, IoOps.ideInterrupt(machine.disk().spec(), SpinLock.spin("io_request_lock")), false);
     c.irqActions().forEach((irq, a) -> vectorActions[machine.ioApic().vectorOf(irq)] = a);
     c.softirqHandlers().forEach((s, p) -> softirqHandlers[s.ordinal()] = p);
   }
@@ -167,6 +170,9 @@ public final class Kernel implements KernelView {
             lifecycle.spawn(TaskSpec.kernelThread(TaskLifecycle.ksoftirqdComm(cpu.id), loop).nice(19).onCpu(cpu.id)
                 .allowedOn(1L << cpu.id));
       }
+    }
+    if (c.threadIrqs()) {
+      IrqThreads.install(this, lifecycle, c.irqThreadPriorities());
     }
     for (TaskSpec spec : c.tasks()) {
       lifecycle.spawn(spec);

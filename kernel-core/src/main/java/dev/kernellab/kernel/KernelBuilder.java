@@ -79,6 +79,8 @@ public final class KernelBuilder {
   private DebugChecks debug = DebugChecks.all();
   private int hz = DEFAULT_HZ;
   private boolean ksoftirqd = true;
+  private boolean threadIrqs; // set by a patch (Patching.threadInterrupts)
+  private final Map<Integer, Integer> irqThreadPriorities = new TreeMap<>();
   private boolean built;
   private final Map<String, Object> attachments = new TreeMap<>();
   private final Set<Site> declaredSites = new java.util.LinkedHashSet<>();
@@ -440,6 +442,12 @@ public final class KernelBuilder {
     }
 
     @Override
+    public void threadInterrupts() {
+      open();
+      threadIrqs = true;
+    }
+
+    @Override
     public MachineSpec machine() {
       return machine;
     }
@@ -448,6 +456,68 @@ public final class KernelBuilder {
     public <T> Optional<T> attachment(Class<T> type) {
       return Optional.ofNullable(attachments.get(type.getName())).map(type::cast);
     }
+  }
+
+  /**
+   * The SCHED_FIFO priority of IRQ {@code irq}'s handler thread, as {@code chrt -f -p PRIO PID}
+   * sets it on a PREEMPT_RT system; the default is 50 ({@code setup_irq_thread}). Only a kernel
+   * whose interrupts a patch threads has such threads: {@link #build()} refuses the setting
+   * otherwise, and for a line with no handler.
+   *
+   * @throws IllegalArgumentException for the timer's line (it stays a hard interrupt), a line the
+   *     machine does not have, or a priority outside 1 to 99
+   */
+  public KernelBuilder irqThreadPriority(int irq, int priority) {
+    checkOpen();
+    if (irq == Pit.IRQ) {
+      throw new IllegalArgumentException("irq thread priority: IRQ " + irq
+          + " is the timer's, which stays a hard interrupt and has no thread");
+    }
+    if (irq < 0 || irq >= IoApic.PINS) {
+      throw new IllegalArgumentException("irq thread priority: no IRQ line " + irq);
+    }
+    if (priority < 1 || priority > 99) {
+      throw new IllegalArgumentException("irq thread priority of IRQ " + irq + ": " + priority
+          + " is not a SCHED_FIFO priority (1 to 99)");
+    }
+    irqThreadPriorities.put(irq, priority);
+    return this;
+  }
+
+  /** The device lines with a handler, and the handler's name: the IDE disk's and request_irq's. */
+  private Map<Integer, String> deviceLines() {
+    Map<Integer, String> lines = new TreeMap<>();
+    lines.put(IdeDisk.IRQ, Kernel.IDE_ACTION);
+    irqActions.forEach((irq, a) -> lines.put(irq, a.name()));
+    return lines;
+  }
+
+  /**
+   * With threaded interrupts, each device line's thread is a boot task too: its name must be
+   * free, and each priority set must be a line's that has a handler.
+   */
+  private void checkIrqThreads(Set<String> comms) {
+    Map<Integer, String> lines = deviceLines();
+    if (!threadIrqs) {
+      if (!irqThreadPriorities.isEmpty()) {
+        int irq = irqThreadPriorities.keySet().iterator().next();
+        throw new IllegalArgumentException("irq thread priority of IRQ " + irq
+            + ": no interrupt of this kernel runs in a thread (a patch such as rt threads them)");
+      }
+      return;
+    }
+    for (int irq : irqThreadPriorities.keySet()) {
+      if (!lines.containsKey(irq)) {
+        throw new IllegalArgumentException("irq thread priority of IRQ " + irq
+            + ": the line has no handler in this kernel (lines with one: " + lines.keySet() + ")");
+      }
+    }
+    lines.forEach((irq, name) -> {
+      String comm = IrqThreads.comm(irq, name);
+      if (!comms.add(comm)) {
+        throw new IllegalArgumentException("task " + comm + " has the name of IRQ " + irq + "'s handler thread");
+      }
+    });
   }
 
   /** A builder builds one kernel: after {@link #build()}, a change would reach nothing. */
@@ -493,8 +563,9 @@ public final class KernelBuilder {
       p.apply(k);
       k.applying = false;
     }
+    checkIrqThreads(comms);
     KernelConfig config = new KernelConfig(machine, seed, scheduler, preemption, Optional.ofNullable(tracer), debug, hz,
-        ksoftirqd, bootTasks, irqActions, softirqHandlers, siteHooks, sysctls);
+        ksoftirqd, bootTasks, irqActions, softirqHandlers, siteHooks, sysctls, threadIrqs, irqThreadPriorities);
     Kernel k = new Kernel(config);
     k.boot(config);
     return k;

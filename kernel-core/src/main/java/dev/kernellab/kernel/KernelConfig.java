@@ -35,6 +35,9 @@ import java.util.TreeMap;
  * @param softirqHandlers {@code open_softirq} actions
  * @param siteHooks what runs between the iterations of the loops at each site
  * @param sysctls the patches' run-time switches by name
+ * @param threadIrqs whether device interrupts run in handler threads ({@link IrqThreads})
+ * @param irqThreadPriorities the SCHED_FIFO priority of a line's handler thread, where not the
+ *     default
  */
 record KernelConfig(
     MachineSpec machine,
@@ -49,7 +52,9 @@ record KernelConfig(
     Map<Integer, Kernel.IrqAction> irqActions,
     Map<Softirq, KernelPath> softirqHandlers,
     Map<Site, KernelPath> siteHooks,
-    Map<String, Sysctl> sysctls) {
+    Map<String, Sysctl> sysctls,
+    boolean threadIrqs,
+    Map<Integer, Integer> irqThreadPriorities) {
 
   /** Copies the collections, keeping their orders (lines, softirqs and names sorted; hooks as applied). */
   KernelConfig {
@@ -63,5 +68,6 @@ record KernelConfig(
     softirqHandlers = Collections.unmodifiableMap(new TreeMap<>(softirqHandlers));
     siteHooks = Collections.unmodifiableMap(new LinkedHashMap<>(siteHooks));
     sysctls = Collections.unmodifiableMap(new TreeMap<>(sysctls));
+    irqThreadPriorities = Collections.unmodifiableMap(new TreeMap<>(irqThreadPriorities));
   }
 }

@@ -83,6 +83,7 @@ public record TaskSpec(
   }
 
   /** True if the program runs in user mode (a process with an mm). */
+  @Override
   public boolean isUser() {
     return program.isUser();
   }

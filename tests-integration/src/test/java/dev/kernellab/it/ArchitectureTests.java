@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the modules it points at, so nothing reaches up or sideways, and the packages have no cycle.
  *
  * <pre>
- * hw-model <- kernel-core <- {sched-o1, sched-goodness, preempt, voluntary, kernel-paths}
+ * hw-model <- kernel-core <- {sched-o1, sched-goodness, preempt, voluntary, rt, kernel-paths}
  * kernel-paths <- {lowlatency, lockbreak, workloads};  workloads <- anatomy
  * testkit, lab: compose
  * </pre>
@@ -38,6 +38,7 @@ class ArchitectureTests {
       Map.entry("sched.goodness", List.of("hw", "kernel")),
       Map.entry("preempt", List.of("hw", "kernel")),
       Map.entry("voluntary", List.of("hw", "kernel")),
+      Map.entry("rt", List.of("hw", "kernel")),
       Map.entry("paths", List.of("hw", "kernel")),
       Map.entry("lowlat", List.of("hw", "kernel", "paths")),
       Map.entry("lockbreak", List.of("hw", "kernel", "paths")),
@@ -45,7 +46,7 @@ class ArchitectureTests {
       Map.entry("anatomy", List.of("hw", "kernel", "paths", "workloads")),
       Map.entry("testkit", List.of("hw", "kernel", "paths", "sched.o1", "sched.goodness", "preempt", "workloads")),
       Map.entry("lab", List.of("hw", "kernel", "paths", "sched.o1", "sched.goodness", "preempt", "lowlat",
-          "lockbreak", "voluntary", "workloads", "anatomy"))));
+          "lockbreak", "voluntary", "rt", "workloads", "anatomy"))));
 
   @BeforeAll
   static void importClasses() {
@@ -127,18 +128,21 @@ class ArchitectureTests {
         dev.kernellab.kernel.spi.TaskSpecView.class);
   }
 
-  /** A scheduler is a plug-in of the SPI alone: it sees tasks as views and writes through its host. */
+  /**
+   * A scheduler is a plug-in of the SPI alone: it sees tasks as views and writes through its
+   * host. So is rt, which needs no code of the path language, only a switch of its Patching.
+   */
   @ParameterizedTest
-  @MethodSource("schedulers")
-  void aSchedulerUsesOnlyTheSpi(String module) {
+  @MethodSource("spiAlone")
+  void aPluginOfTheSpiAloneUsesNothingElse(String module) {
     noClasses().that().resideInAPackage("dev.kernellab." + module + "..")
         .should().dependOnClassesThat().resideInAPackage("dev.kernellab.kernel")
-        .because(module + " implements dev.kernellab.kernel.spi.Scheduler")
+        .because(module + " implements dev.kernellab.kernel.spi's interfaces only")
         .check(classes);
   }
 
-  static List<String> schedulers() {
-    return List.of("sched.o1", "sched.goodness");
+  static List<String> spiAlone() {
+    return List.of("sched.o1", "sched.goodness", "rt");
   }
 
   @Test

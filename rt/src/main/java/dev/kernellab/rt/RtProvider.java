@@ -1,0 +1,24 @@
+package dev.kernellab.rt;
+
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.KernelPatchProvider;
+
+/** Registers {@link RtPatch} as {@value RtPatch#NAME}. */
+public final class RtProvider implements KernelPatchProvider {
+
+  @Override
+  public String name() {
+    return RtPatch.NAME;
+  }
+
+  @Override
+  public String description() {
+    return "realtime-preempt's threaded interrupts (PREEMPT_RT): device handlers in irq/N threads at"
+        + " SCHED_FIFO 50; sleeping spinlocks not modelled yet";
+  }
+
+  @Override
+  public KernelPatch create() {
+    return new RtPatch();
+  }
+}

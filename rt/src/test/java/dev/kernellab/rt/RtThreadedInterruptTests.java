@@ -1,0 +1,83 @@
+package dev.kernellab.rt;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import dev.kernellab.hw.CostTable;
+import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.hw.Rtc;
+import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.Kernel;
+import dev.kernellab.kernel.KernelBuilder;
+import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.TaskSpec;
+import dev.kernellab.kernel.spi.SchedulerProvider;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What threading changes for a real-time load: the handler is a SCHED_FIFO task like any other,
+ * so a real-time task above it delays it, and raising the line's thread (as {@code chrt} does)
+ * puts it back in front. Both schedulers order real-time tasks by priority (sched.c 2.4.17
+ * goodness() gives 1000 + rt_priority; the O(1) scheduler's rt arrays), so both must agree.
+ */
+class RtThreadedInterruptTests {
+
+  private static final long US = 1_000;
+  private static final long MS = 1_000_000;
+
+  /**
+   * When the RTC handler ran: a FIFO 60 task "hog" computes 5 ms in user mode from boot and
+   * exits, and an RTC interrupt at 1.5 ms runs a 10 us handler that records when it ends.
+   */
+  private static List<Long> handlerRuns(String scheduler, boolean rt, int rtcThreadPriority) {
+    List<Long> at = new ArrayList<>();
+    KernelPath handler = KernelPath.path("drivers/char/rtc.c", "rtc_interrupt")
+        .compute(10 * US)
+        .effect("record", c -> at.add(c.now()))
+        .build();
+    KernelPath hog = KernelPath.userProgram("hog").compute(5 * MS).build();
+    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
+        .scheduler(SchedulerProvider.create(scheduler))
+        .requestIrq(Rtc.IRQ, "rtc", handler, true)
+        .task(TaskSpec.user("hog", hog).fifo(60))
+        .patch("preempt");
+    if (rt) {
+      b.patch(RtPatch.NAME);
+      if (rtcThreadPriority > 0) {
+        b.irqThreadPriority(Rtc.IRQ, rtcThreadPriority);
+      }
+    }
+    Kernel k = b.build();
+    k.machine().simulation()
+        .schedule(new Event("rtc.assert", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), 1_500 * US);
+    k.run(10 * MS);
+    k.checkInvariants();
+    return at;
+  }
+
+  @Test
+  void aHardHandlerRunsOverTheRealTimeTaskAtOnce() {
+    for (String s : List.of("goodness", "o1")) {
+      assertThat(handlerRuns(s, false, 0)).as(s).containsExactly(1_510 * US);
+    }
+  }
+
+  @Test
+  void aThreadedHandlerBelowTheRealTimeTaskWaitsForItAndAboveItRunsAtOnce() {
+    for (String s : List.of("goodness", "o1")) {
+      List<Long> below = handlerRuns(s, true, 0); // FIFO 50 under the hog's 60
+      assertThat(below).as(s).hasSize(1);
+      assertThat(below.get(0)).as("%s: after the hog's 5 ms", s).isGreaterThanOrEqualTo(5 * MS);
+      assertThat(handlerRuns(s, true, 70)).as(s).containsExactly(1_510 * US);
+    }
+  }
+
+  @Test
+  void rtAloneIsRefusedWithWhatItNeeds() {
+    assertThatIllegalArgumentException().isThrownBy(() -> new KernelBuilder(MachineSpec.uniprocessor(), 1)
+            .scheduler(SchedulerProvider.create("o1")).patch(RtPatch.NAME).build())
+        .withMessage("patch rt requires preempt: apply both (preempt+rt)");
+  }
+}
