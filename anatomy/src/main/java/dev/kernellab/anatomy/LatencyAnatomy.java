@@ -116,6 +116,18 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
 
   private final List<SampleAnatomy> worst = new ArrayList<>();
 
+  // the probe line's handler thread, where a patch threads interrupts: its current cycle from
+  // wake-up to switch-in, with what held its CPU meanwhile; null, -1 otherwise
+  private TaskView relay;
+  private long relayWakeAt = -1;
+  private long relaySwitchAt = -1;
+  private int relayCpu = -1;
+  private final WaitLedger relayLedger = new WaitLedger();
+  // per probe task: the handler thread's cycle that woke it, copied at its wake-up
+  private long[] wakeRelayWakeAt = new long[0];
+  private long[] wakeRelaySwitchAt = new long[0];
+  private WaitLedger[] wakeRelayLedger = new WaitLedger[0];
+
   /**
    * An anatomy of the samples of {@code probe}, keeping the {@code kept} worst. Attach it to a
    * kernel ({@link KernelBuilder#tracer}) and to the probe ({@code listen}); {@link #attach}
@@ -187,6 +199,9 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     probes = found;
     preemptible = k.preemptionModel().preemptsKernelCode();
     probeVector = k.machine().ioApic().vectorOf(spec.irq());
+    // a probe that starts at its line's assertion and whose line is threaded is woken by the
+    // line's thread; one that starts at a timer's expiry is woken by the tick, which stays hard
+    relay = spec.start() == ProbeSpec.Start.TIMER_EXPIRY ? null : k.irqThread(spec.irq()).orElse(null);
     int cpus = k.cpuCount();
     lastIrqsOn = new IrqsOff[cpus];
     for (int c = 0; c < cpus; c++) {
@@ -208,8 +223,12 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     waitCpu = new int[n];
     java.util.Arrays.fill(waitCpu, -1);
     ledger = new WaitLedger[n];
+    wakeRelayWakeAt = filled(n, -1);
+    wakeRelaySwitchAt = filled(n, -1);
+    wakeRelayLedger = new WaitLedger[n];
     for (int i = 0; i < n; i++) {
       ledger[i] = new WaitLedger();
+      wakeRelayLedger[i] = new WaitLedger();
       firstEntryOff[i] = new IrqsOff();
       wakeEntryOff[i] = new IrqsOff();
     }
@@ -334,11 +353,20 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
 
   @Override
   public void schedWakeup(long now, int cpu, TaskView task) {
+    if (task == relay) {
+      relayWoken(now, task);
+      return;
+    }
     int i = probeIndex(task);
     if (i < 0 || wakeAt[i] >= 0) {
       return;
     }
     wakeAt[i] = now;
+    wakeRelayWakeAt[i] = relayWakeAt;
+    wakeRelaySwitchAt[i] = relaySwitchAt;
+    if (relay != null) {
+      wakeRelayLedger[i].copyFrom(relayLedger);
+    }
     wakeEntryAt[i] = lastEntryAt;
     wakeEntryAssert[i] = lastEntryAssert;
     wakeEntryOff[i].copy(lastEntryOff);
@@ -351,8 +379,34 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     }
   }
 
+  /**
+   * The handler thread is woken: a new cycle starts unless the last one has not reached the CPU
+   * yet (a second interrupt before the thread ran only sets its bit again).
+   */
+  private void relayWoken(long now, TaskView task) {
+    if (relayWakeAt >= 0 && relaySwitchAt < 0) {
+      return;
+    }
+    relayWakeAt = now;
+    relaySwitchAt = -1;
+    relayLedger.clear();
+    relayCpu = task.cpu();
+    if (waiters[relayCpu]++ == 0) {
+      stretch[relayCpu].start(now, kernel.cpu(relayCpu));
+      wantStretches(relayCpu);
+    }
+  }
+
   @Override
   public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
+    if (next == relay && relayWakeAt >= 0 && relaySwitchAt < 0) {
+      account(now, relayCpu);
+      relaySwitchAt = now;
+      if (--waiters[relayCpu] == 0) {
+        dropStretches(relayCpu);
+      }
+      relayCpu = -1;
+    }
     int i = probeIndex(next);
     if (i >= 0 && switchAt[i] < 0 && wakeAt[i] >= 0) {
       // the wait ends now, on whatever CPU the probe waited for
@@ -395,6 +449,9 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
           ledger[i].add(s, now - s.from, loopIterations);
         }
       }
+      if (relayCpu == cpu) {
+        relayLedger.add(s, now - s.from, loopIterations);
+      }
     } else if (loopIterations > 0) {
       // a loop whose body ends in an operation that takes no time (a spin_lock_irq, an effect)
       // ends in a stretch of no length: its count still goes to the slot its body held
@@ -402,6 +459,9 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
         if (waitCpu[i] == cpu) {
           ledger[i].countIterations(s, loopIterations);
         }
+      }
+      if (relayCpu == cpu) {
+        relayLedger.countIterations(s, loopIterations);
       }
     }
     s.start(now, kernel.cpu(cpu));
@@ -452,8 +512,18 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     }
     long w = woke ? wakeAt[i] : e;
     long s = switchAt[i] >= w && switchAt[i] <= end ? switchAt[i] : w;
-    parts.add(Segment.of(Part.HANDLER, w - e, new Cause.Handler(spec.irq())));
-    parts.add(woke ? waitSegment(i, s - w) : Segment.of(Part.WAIT_FOR_CPU, s - w, new Cause.AlreadyRunnable(spec.start())));
+    long tw = wakeRelayWakeAt[i];
+    long ts = wakeRelaySwitchAt[i];
+    if (woke && relay != null && tw >= e && ts >= tw && ts <= w) {
+      // the hard interrupt woke the line's thread, which woke the probe
+      parts.add(Segment.of(Part.HANDLER, tw - e, new Cause.Handler(spec.irq())));
+      parts.add(waitSegment(Part.WAIT_FOR_HANDLER_THREAD, wakeRelayLedger[i], ts - tw));
+      parts.add(Segment.of(Part.HANDLER_THREAD, w - ts, new Cause.Handler(spec.irq())));
+    } else {
+      parts.add(Segment.of(Part.HANDLER, w - e, new Cause.Handler(spec.irq())));
+    }
+    parts.add(woke ? waitSegment(Part.WAIT_FOR_CPU, ledger[i], s - w)
+        : Segment.of(Part.WAIT_FOR_CPU, s - w, new Cause.AlreadyRunnable(spec.start())));
     parts.add(Segment.of(Part.SWITCH_TO_USER, end - s, new Cause.ReturnToUser()));
     return new SampleAnatomy(end - start, end, cpu, TaskId.of(probes[i]), parts);
   }
@@ -500,9 +570,8 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     }
   }
 
-  /** The wait of probe task {@code i}, {@code ns} long, split by its ledger. */
-  private Segment waitSegment(int i, long ns) {
-    WaitLedger l = ledger[i];
+  /** A wait of {@code ns}, part {@code part}, split by the ledger {@code l} of what held the CPU. */
+  private Segment waitSegment(Part part, WaitLedger l, long ns) {
     if (l.total() != ns) {
       throw new IllegalStateException("the wait's ledger holds " + l.total() + " ns of a " + ns + " ns wait");
     }
@@ -527,10 +596,10 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
       holders.add(new Cause.OtherHolders(l.otherCount, l.otherNs));
     }
     if (longest == null) {
-      return new Segment(Part.WAIT_FOR_CPU, ns,
+      return new Segment(part, ns,
           holders.isEmpty() ? new Cause.SwitchedAtOnce() : holders.get(0), holders);
     }
-    return new Segment(Part.WAIT_FOR_CPU, ns, longest, holders);
+    return new Segment(part, ns, longest, holders);
   }
 
   /** What slot {@code k} of {@code l} was, from the state it ran in. */

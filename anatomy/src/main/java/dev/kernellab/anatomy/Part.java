@@ -14,8 +14,20 @@ public enum Part {
   TIMER_GRANULARITY,
   /** From the interrupt's assertion to its handler's entry: what kept interrupts off. */
   INTERRUPT_LATENCY,
-  /** From the handler's entry to the probe's wake-up: the driver, and the softirqs and interrupts it let in. */
+  /**
+   * From the handler's entry to the probe's wake-up: the driver, and the softirqs and interrupts
+   * it let in. Where the line's handler runs in a thread (a patch threads interrupts), only the
+   * hard interrupt up to the thread's wake-up; then {@link #WAIT_FOR_HANDLER_THREAD} and
+   * {@link #HANDLER_THREAD}.
+   */
   HANDLER,
+  /**
+   * From the handler thread's wake-up to the switch to it: what held the CPU while the line's
+   * {@code irq/N} thread waited for it. Only where the line is threaded.
+   */
+  WAIT_FOR_HANDLER_THREAD,
+  /** From the switch to the handler thread to the probe's wake-up: the driver, in its thread. */
+  HANDLER_THREAD,
   /** From the wake-up to the switch to the probe: what held the CPU. */
   WAIT_FOR_CPU,
   /** From the switch to the probe's return to user mode: schedule(), the switch, the return path. */

@@ -93,6 +93,31 @@ final class WaitLedger {
   private int lastSlot;
   private int prevSlot;
 
+  /** Becomes a copy of {@code o}, slot by slot (no allocation). */
+  void copyFrom(WaitLedger o) {
+    System.arraycopy(o.path, 0, path, 0, SLOTS);
+    System.arraycopy(o.task, 0, task, 0, SLOTS);
+    System.arraycopy(o.context, 0, context, 0, SLOTS);
+    System.arraycopy(o.lock, 0, lock, 0, SLOTS);
+    System.arraycopy(o.lockNs, 0, lockNs, 0, SLOTS);
+    System.arraycopy(o.otherLock, 0, otherLock, 0, SLOTS);
+    System.arraycopy(o.otherLockNs, 0, otherLockNs, 0, SLOTS);
+    System.arraycopy(o.preemptDepth, 0, preemptDepth, 0, SLOTS);
+    System.arraycopy(o.bhDepth, 0, bhDepth, 0, SLOTS);
+    System.arraycopy(o.user, 0, user, 0, SLOTS);
+    System.arraycopy(o.irqsOff, 0, irqsOff, 0, SLOTS);
+    System.arraycopy(o.declared, 0, declared, 0, SLOTS);
+    System.arraycopy(o.ns, 0, ns, 0, SLOTS);
+    System.arraycopy(o.iterations, 0, iterations, 0, SLOTS);
+    System.arraycopy(o.firstSeen, 0, firstSeen, 0, SLOTS);
+    slots = o.slots;
+    otherNs = o.otherNs;
+    otherCount = o.otherCount;
+    stretches = o.stretches;
+    lastSlot = o.lastSlot;
+    prevSlot = o.prevSlot;
+  }
+
   void clear() {
     slots = 0;
     otherNs = 0;

@@ -81,7 +81,8 @@ final class IrqThreads {
               .call(action.handler())
               .localBhEnable())
           .build();
-      lifecycle.spawn(TaskSpec.kernelThread(comm, thread).fifo(priorities.getOrDefault(irq, DEFAULT_PRIORITY)));
+      k.setIrqThread(irq,
+          lifecycle.spawn(TaskSpec.kernelThread(comm, thread).fifo(priorities.getOrDefault(irq, DEFAULT_PRIORITY))));
     }
   }
 }

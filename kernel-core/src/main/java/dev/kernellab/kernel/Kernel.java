@@ -78,6 +78,7 @@ public final class Kernel implements KernelView {
   final KernelPath mightSleepHook; // what patches run at KernelPath.MIGHT_SLEEP, or null
   private final Map<String, Sysctl> sysctls; // lookups only
   private final IrqAction[] vectorActions = new IrqAction[Vectors.COUNT];
+  private final Task[] irqThreads = new Task[dev.kernellab.hw.IoApic.PINS]; // by line, where threaded
   private final KernelPath[] softirqHandlers = new KernelPath[Softirq.values().length];
   private final Task[] ksoftirqd;
   final boolean[] irqInProgress = new boolean[Vectors.COUNT]; // IRQ_INPROGRESS, by vector
@@ -191,6 +192,15 @@ public final class Kernel implements KernelView {
   @Models(file = "include/linux/timex.h", function = "LATCH", version = "2.4.17")
   public static int latch(int hz) {
     return (int) ((Pit.CLOCK_TICK_RATE + hz / 2) / hz);
+  }
+
+  void setIrqThread(int irq, Task thread) {
+    irqThreads[irq] = thread;
+  }
+
+  @Override
+  public Optional<Task> irqThread(int irq) {
+    return irq >= 0 && irq < irqThreads.length ? Optional.ofNullable(irqThreads[irq]) : Optional.empty();
   }
 
   void setIrqAction(int vector, IrqAction action) {

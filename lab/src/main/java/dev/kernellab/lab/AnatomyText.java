@@ -42,7 +42,7 @@ final class AnatomyText {
     if (c instanceof Cause.InKernelCode k) {
       path = k.path().location();
       site = k.path().site() == null ? null : k.path().site().key();
-      if (d.part() == Part.WAIT_FOR_CPU) {
+      if (d.part() == Part.WAIT_FOR_CPU || d.part() == Part.WAIT_FOR_HANDLER_THREAD) {
         task = k.task().toString();
         if (c instanceof Cause.SpinlockHeld h) {
           lock = h.lock().name();
@@ -71,6 +71,8 @@ final class AnatomyText {
       case TIMER_GRANULARITY -> "timer granularity";
       case INTERRUPT_LATENCY -> "interrupt latency";
       case HANDLER -> "handler";
+      case WAIT_FOR_HANDLER_THREAD -> "wait for the handler thread";
+      case HANDLER_THREAD -> "handler thread";
       case WAIT_FOR_CPU -> "wait for the CPU";
       case SWITCH_TO_USER -> "switch to user";
     };

@@ -74,10 +74,17 @@ final class ExplainCommand implements Callable<Integer> {
 
   static void print(Breakdown b, PrintWriter out) {
     out.printf(Locale.ROOT, "%s at %.6f s on cpu%d%n", Durations.latency(b.latencyNs()), b.atNs() / 1e9, b.cpu());
+    // the names' column is as wide as the longest name this sample has, 18 at the least
+    int width = 18;
     for (Breakdown.Part p : b.parts()) {
-      out.printf(Locale.ROOT, "   %-18s %10s  %s%n", p.part(), Durations.latency(p.ns()), p.cause());
+      width = Math.max(width, p.part().length());
+    }
+    String part = "   %-" + width + "s %10s  %s%n";
+    String share = "   %-" + width + "s %10s    %s%n";
+    for (Breakdown.Part p : b.parts()) {
+      out.printf(Locale.ROOT, part, p.part(), Durations.latency(p.ns()), p.cause());
       for (Breakdown.Share h : p.shares()) {
-        out.printf(Locale.ROOT, "   %-18s %10s    %s%n", "", Durations.latency(h.ns()), h.cause());
+        out.printf(Locale.ROOT, share, "", Durations.latency(h.ns()), h.cause());
       }
     }
     out.printf(Locale.ROOT, "   culprit: %s%n", CompareCommand.culprit(b));

@@ -54,4 +54,11 @@ public interface KernelView {
 
   /** The path a patch hooked at {@code site}, if one did. */
   Optional<? extends PathView> hookAt(Site site);
+
+  /**
+   * The kernel thread that runs IRQ line {@code irq}'s handler, where a patch threads
+   * interrupts ({@link Patching#threadInterrupts()}); empty where the handler runs in the hard
+   * interrupt.
+   */
+  Optional<? extends TaskView> irqThread(int irq);
 }
