@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
+import dev.kernellab.kernel.spi.KernelPatch;
+import dev.kernellab.kernel.spi.Patching;
 import dev.kernellab.kernel.spi.SchedulerProvider;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.preempt.PreemptKernelPatch;
@@ -27,12 +29,34 @@ final class PreemptibleRealfeelRig {
    */
   static SampleAnatomy worst(Kernel24Paths paths, BiConsumer<Kernel24Paths, KernelBuilder> tasks,
       Consumer<Kernel> before, long runNs) {
+    return worst(paths, tasks, before, runNs, false);
+  }
+
+  /**
+   * {@link #worst(Kernel24Paths, BiConsumer, Consumer, long)}, with every device interrupt's
+   * handler in a thread of its own if {@code threaded} (as the rt patch asks).
+   */
+  static SampleAnatomy worst(Kernel24Paths paths, BiConsumer<Kernel24Paths, KernelBuilder> tasks,
+      Consumer<Kernel> before, long runNs, boolean threaded) {
     Realfeel realfeel = new Realfeel(paths, Realfeel.DEFAULT_HZ);
     KernelBuilder kb = new KernelBuilder(MachineSpec.uniprocessor(), 1)
         .scheduler(SchedulerProvider.create("goodness"));
     paths.install(kb);
     paths.installDaemons(kb);
     kb.patch(new PreemptKernelPatch());
+    if (threaded) {
+      kb.patch(new KernelPatch() {
+        @Override
+        public String name() {
+          return "threaded";
+        }
+
+        @Override
+        public void apply(Patching kernel) {
+          kernel.threadInterrupts();
+        }
+      });
+    }
     LatencyAnatomy anatomy = new LatencyAnatomy(realfeel.probe(), 4);
     kb.tracer(anatomy);
     kb.task(realfeel.task());

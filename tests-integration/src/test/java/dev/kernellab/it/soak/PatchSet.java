@@ -3,8 +3,9 @@ package dev.kernellab.it.soak;
 import java.util.List;
 
 /**
- * The four kernel configurations of the debate, Love's preferred fifth, and voluntary
- * preemption (2004) alone and with the low-latency patch, by the names the lab uses.
+ * The four kernel configurations of the debate, Love's preferred fifth, voluntary preemption
+ * (2004) alone and with the low-latency patch, and realtime-preempt's threaded interrupts, by
+ * the names the lab uses.
  */
 public enum PatchSet {
   VANILLA("vanilla"),
@@ -13,7 +14,8 @@ public enum PatchSet {
   PREEMPT_LOWLAT("preempt+lowlat", "preempt", "lowlat"),
   PREEMPT_LOCKBREAK("preempt+lockbreak", "preempt", "lockbreak"),
   VOLUNTARY("voluntary", "voluntary"),
-  VOLUNTARY_LOWLAT("voluntary+lowlat", "voluntary", "lowlat");
+  VOLUNTARY_LOWLAT("voluntary+lowlat", "voluntary", "lowlat"),
+  PREEMPT_RT("preempt+rt", "preempt", "rt");
 
   private final String label;
   @SuppressWarnings("ImmutableEnumChecker") // List.of: unmodifiable

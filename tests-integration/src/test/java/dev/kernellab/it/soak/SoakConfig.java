@@ -13,7 +13,7 @@ import java.util.List;
  * soak.seeds       seeds per composition, 1..N                     (long soak: 5)
  * soak.firstSeed   first seed                                      (1)
  * soak.schedulers  comma list                                      (o1,goodness)
- * soak.patches     comma list of patch sets                        (vanilla,preempt,lowlat,preempt+lowlat,preempt+lockbreak,voluntary,voluntary+lowlat)
+ * soak.patches     comma list of patch sets                        (vanilla,preempt,lowlat,preempt+lowlat,preempt+lockbreak,voluntary,voluntary+lowlat,preempt+rt)
  * soak.cpus        comma list                                      (1,2,4)
  * soak.workloads   comma list                                      (every soak workload)
  * soak.only        comma list of case ids sched/patches/cpus/seed/workload; overrides the axes
@@ -49,7 +49,7 @@ record SoakConfig(List<SoakCase> cases, int workers, long timeoutS) {
     List<SoakCase> cases =
         Soak.matrix(
             list("soak.schedulers", "o1,goodness"),
-            list("soak.patches", "vanilla,preempt,lowlat,preempt+lowlat,preempt+lockbreak,voluntary,voluntary+lowlat").stream()
+            list("soak.patches", "vanilla,preempt,lowlat,preempt+lowlat,preempt+lockbreak,voluntary,voluntary+lowlat,preempt+rt").stream()
                 .map(PatchSet::byLabel).toList(),
             list("soak.cpus", "1,2,4").stream().map(Integer::valueOf).toList(),
             seedList,
