@@ -6,8 +6,11 @@ import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.spi.SchedulerProvider;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.paths.fs.VfsFile;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +38,7 @@ class LoadCountersTests {
   }
 
   /**
-   * NFS-COMPILE over an 8 KiB rsize: cc1 reads its 160 KiB in 8 KiB calls, 20 RPCs, and writes
+   * NFS-COMPILE over an 8 KiB rsize: cpp reads its 160 KiB in 8 KiB calls, 20 RPCs, and as writes
    * its 24 KiB object, 3 more: 23 a compile. Started compiles are counted; of them at most the
    * two make jobs' current ones are unfinished, so 23 x (compiles - 2) <= RPCs <= 23 x compiles.
    */
@@ -62,9 +65,9 @@ class LoadCountersTests {
 
   /**
    * make -jN's bookkeeping (kernel/exit.c sys_wait4: make waits for its child before the next
-   * target): of the compiles started, all but at most one per job have finished, and a
-   * finished cc1 has read its whole source (160 KiB = 40 pages, now in the page cache) and
-   * written its whole object (24 KiB = 6 pages). No object is ever longer.
+   * target): of the compiles started, all but at most one per job have finished, and in a
+   * finished compile cpp has read its whole source (160 KiB = 40 pages, now in the page cache)
+   * and as has written the whole object (24 KiB = 6 pages). No object is ever longer.
    */
   private static void objectsAreWholeForEveryFinishedCompile(Kernel24Paths paths, String prefix, long compiles,
       int jobs) {
@@ -109,6 +112,41 @@ class LoadCountersTests {
     List<VfsFile> files = r.paths().pageCache().files().stream().filter(f -> f.name().startsWith("client0/")).toList();
     assertThat(files).hasSizeBetween(1, Dbench.FILES_PER_CLIENT);
     assertThat(files).filteredOn(f -> !f.isUnlinked()).allMatch(f -> f.sizePages() >= 1);
+  }
+
+  /**
+   * gcc -pipe (2.4.17 arch/i386/Makefile's CFLAGS): the driver starts cpp, cc1 and as together,
+   * joined by pipes, so cc1 runs while cpp is still reading, and as while cc1 still compiles.
+   * One make job, three seconds: in each compile's chain cc1 first runs before cpp last runs,
+   * and as before cc1; without -pipe each would start only once the one before had exited.
+   */
+  @Test
+  void kbuildsGccChainRunsCppCc1AndAsTogetherThroughPipes() {
+    List<String> ran = new ArrayList<>();
+    Kernel24Paths paths = Kernel24Paths.withDefaults();
+    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor(), 1).scheduler(SchedulerProvider.create("goodness"))
+        .tracer(new Tracer() {
+          @Override
+          public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
+            String comm = next.comm();
+            if ((comm.equals("cpp") || comm.equals("cc1") || comm.equals("as"))
+                && (ran.isEmpty() || !ran.get(ran.size() - 1).equals(comm))) {
+              ran.add(comm);
+            }
+          }
+        });
+    paths.install(b);
+    paths.installDaemons(b);
+    Workload.Run run = Workloads.kbuild(1).install(paths, b);
+    Kernel k = b.build();
+    run.start(k);
+    k.run(3 * S);
+    int firstCc1 = ran.indexOf("cc1");
+    int firstAs = ran.indexOf("as");
+    assertThat(firstCc1).isPositive();
+    assertThat(firstAs).isGreaterThan(firstCc1);
+    assertThat(ran.subList(firstCc1, ran.size())).as("cpp after cc1 began").contains("cpp");
+    assertThat(ran.subList(firstAs, ran.size())).as("cc1 after as began").contains("cc1");
   }
 
   @Test
