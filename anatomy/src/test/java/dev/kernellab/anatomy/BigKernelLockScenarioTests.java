@@ -12,6 +12,7 @@ import dev.kernellab.paths.drivers.Console;
 import dev.kernellab.paths.fs.Coredump;
 import dev.kernellab.paths.fs.Ext2;
 import dev.kernellab.paths.fs.FileIo;
+import dev.kernellab.paths.fs.Readdir;
 import dev.kernellab.paths.fs.VfsFile;
 import dev.kernellab.paths.kernel.Timer;
 import dev.kernellab.workloads.LoopbackNfs;
@@ -139,6 +140,36 @@ class BigKernelLockScenarioTests {
     assertThat(PreemptibleRealfeelRig.describe(w.culprit())).startsWith("BKL held by make[");
     assertThat(PreemptibleRealfeelRig.describe(w.culprit())).contains(" in tty_write (");
     assertThat(w.latencyNs()).isGreaterThan(10 * MS);
+  }
+
+  /**
+   * find walks a directory of 2,000 files, again and again: glibc's readdir refills its 4 KiB
+   * buffer with a getdents64 of 128 entries each time, and vfs_readdir holds the BKL over
+   * ext2_readdir's walk of the directory's pages for each (up to 2 pages and 128 entries, 37 us).
+   * Nothing else runs, so a probe that lands in one waits for it.
+   */
+  @Test
+  void aDirectoryListingIsNamedAsVfsReaddirWithItsEntriesUnderTheBkl() {
+    Kernel24Paths paths = Kernel24Paths.withDefaults();
+    Readdir.Directory dir = new Readdir.Directory(null, 12);
+    dir.entries(2_002);
+    Readdir.Getdents g = new Readdir.Getdents();
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(paths, (p, kb) -> kb.task(TaskSpec.user("find",
+        KernelPath.userProgram("find")
+            .syscall(Timer.sysNanosleep(20 * MS))
+            .loop("walk", Long.MAX_VALUE, l -> l
+                .probe((c, t, now) -> g.open(dir))
+                .loopWhile("readdir", c -> !g.atEnd(), r -> r.syscall(p.readdir().getdents, c -> g)))
+            .build())), 100 * MS);
+    assertThat(w.dominant().part()).isEqualTo(Part.WAIT_FOR_CPU);
+    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.Declared.class, d -> {
+      assertThat(d.cause()).isEqualTo(new Readdir.ReaddirBkl());
+      assertThat(d.task().comm()).isEqualTo("find");
+    });
+    assertThat(PreemptibleRealfeelRig.describe(w.culprit()))
+        .matches("BKL held by find\\[\\d+\\] in vfs_readdir \\(ext2_readdir, [\\d,]+ (entries listed|directory pages),"
+            + " \\d+\\.\\d us\\).*");
+    assertThat(w.latencyNs()).isGreaterThan(2 * Readdir.GET_PAGE_NS + 64 * Readdir.ENTRY_NS);
   }
 
   /**

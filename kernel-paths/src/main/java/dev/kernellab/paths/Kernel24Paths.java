@@ -17,6 +17,7 @@ import dev.kernellab.paths.fs.Inode;
 import dev.kernellab.paths.fs.PageCache;
 import dev.kernellab.paths.fs.Proc;
 import dev.kernellab.paths.fs.Super;
+import dev.kernellab.paths.fs.Readdir;
 import dev.kernellab.paths.fs.Syscalls;
 import dev.kernellab.paths.fs.VfsCache;
 import dev.kernellab.paths.kernel.Exit;
@@ -88,6 +89,7 @@ public final class Kernel24Paths {
   private final Proc proc;
   private final Super superBlock;
   private final Syscalls syscalls;
+  private final Readdir readdir;
   private final Rtc rtc;
   private final Console console;
   private final Net net;
@@ -113,6 +115,7 @@ public final class Kernel24Paths {
     proc = new Proc(params, swapfile.siSwapinfo);
     superBlock = new Super(dcache, inode, buffer, filemap.invalidateInodePages);
     syscalls = new Syscalls(locks, vfsCache);
+    readdir = new Readdir(locks, vfsCache);
     rtc = new Rtc(locks);
     console = new Console(locks, params);
     net = new Net(slab);
@@ -207,6 +210,7 @@ public final class Kernel24Paths {
     out.addAll(superBlock.entries());
     out.addAll(proc.entries());
     out.addAll(syscalls.entries());
+    out.addAll(readdir.entries());
     out.addAll(rtc.entries());
     out.addAll(console.entries());
     out.add(Block.ideIntrEntry(KernelPath.path("drivers/ide/ide.c", "ide_intr").build()));
@@ -308,6 +312,11 @@ public final class Kernel24Paths {
   /** The small file system calls and pipes. */
   public Syscalls syscalls() {
     return syscalls;
+  }
+
+  /** fs/readdir.c over ext2: reading a directory. */
+  public Readdir readdir() {
+    return readdir;
   }
 
   /** drivers/char/rtc.c. */

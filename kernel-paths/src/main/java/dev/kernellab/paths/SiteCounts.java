@@ -4,6 +4,7 @@ import dev.kernellab.kernel.spi.Site;
 import dev.kernellab.paths.fs.Buffer;
 import dev.kernellab.paths.fs.Dcache;
 import dev.kernellab.paths.fs.Inode;
+import dev.kernellab.paths.fs.Readdir;
 import dev.kernellab.paths.mm.Filemap;
 import dev.kernellab.paths.mm.Memory;
 import dev.kernellab.paths.mm.Slab;
@@ -52,6 +53,10 @@ final class SiteCounts {
               + " cache (CAN_UNUSE)"),
       new Line(Inode.DISPOSE_LIST, "inodes prune_icache freed"),
       new Line(Inode.SYNC_LIST, "dirty inodes: the load's creates, writes (mtime) and reads (atime) since the last sync"),
+      new Line(Readdir.DIR_PAGES,
+          "directory pages from the reader's f_pos to where its buffer fills or the directory ends"),
+      new Line(Readdir.DIR_ENTRIES,
+          "live entries of the directory on that page (the load's files, with . and ..), up to the reader's buffer"),
       new Line(Slab.REAP_SCAN, "caches visited on the cache chain before a good one is found"),
       new Line(Slab.REAP_COUNT, "free slabs counted in the visited cache"),
       new Line(Slab.REAP_FREE, "half the free slabs of the cache with most free pages"),

@@ -73,7 +73,7 @@ class CatalogTests {
         Block.class, Console.class, Rtc.class, Buffer.class, Dcache.class, Ext2.class, Inode.class, Pipe.class,
         Proc.class, Super.class, Syscalls.class, Exit.class, Fork.class, Timer.class, Filemap.class,
         Memory.class, Swapfile.class, Vmscan.class, Slab.class, Net.class, dev.kernellab.paths.arch.Apm.class,
-        dev.kernellab.paths.fs.Execve.class)) {
+        dev.kernellab.paths.fs.Execve.class, dev.kernellab.paths.fs.Readdir.class)) {
       for (Field f : c.getDeclaredFields()) {
         if (f.getType() == Site.class && Modifier.isStatic(f.getModifiers())) {
           constants.add((Site) f.get(null));

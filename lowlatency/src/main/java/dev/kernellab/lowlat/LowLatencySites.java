@@ -22,6 +22,7 @@ import dev.kernellab.paths.fs.Dcache;
 import dev.kernellab.paths.fs.Ext2;
 import dev.kernellab.paths.fs.Inode;
 import dev.kernellab.paths.fs.Proc;
+import dev.kernellab.paths.fs.Readdir;
 import dev.kernellab.paths.kernel.Exit;
 import dev.kernellab.paths.mm.Filemap;
 import dev.kernellab.paths.mm.Memory;
@@ -158,6 +159,9 @@ public final class LowLatencySites {
           cs(Inode.SYNC_LIST, "fs/inode.c __sync_one: conditional_schedule after each inode's write,"
               + " inode_lock dropped, with the BKL kupdate's sync_old_buffers holds, which schedule()"
               + " drops and retakes"),
+          cs(Readdir.DIR_PAGES, "fs/ext2/dir.c ext2_get_page: conditional_schedule() per directory"
+              + " page (\"Scanning large directories\"), with the BKL vfs_readdir holds, which"
+              + " schedule() drops and retakes"),
           cs(Proc.STATM_PTE_RANGE, "fs/proc/array.c statm_pte_range: conditional_schedule per pte"),
           cs(Exit.CLOSE_FILES, "kernel/exit.c close_files: conditional_schedule per file, with the"
               + " BKL do_exit holds there, which schedule() drops and retakes"),
@@ -196,8 +200,6 @@ public final class LowLatencySites {
               + " reads are statm only",
           "fs/ext2/inode.c ext2_free_branches: conditional_schedule() per pointer of an indirect"
               + " block, every 1,024 blocks freed: ext2_free_data's every 33 looks first",
-          "fs/ext2/dir.c ext2_get_page: conditional_schedule() per directory page read; no load"
-              + " reads directories",
           "fs/exec.c copy_strings (ll_copy_from_user), fs/jbd/commit.c, fs/ext3,"
               + " fs/reiserfs: not in the catalog",
           "kernel/module.c /proc/ksyms, drivers/char/random.c extract_entropy, drivers/i2c: not in"

@@ -6,18 +6,24 @@ import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.paths.drivers.Console;
 import dev.kernellab.paths.fs.Execve.Image;
 import dev.kernellab.paths.fs.FileIo;
+import dev.kernellab.paths.fs.Pipe;
 import dev.kernellab.paths.fs.VfsFile;
 
 /**
  * One job slot of {@code make -jN} over a 2.4 tree: per target make runs the two command lines
  * of Rules.make's {@code %.o: %.c} rule (2.4.17), each in a vforked child, and waits for it.
  * The compile line ({@code $(CC) $(CFLAGS) ... -c -o $@ $<}) has no shell metacharacter, so
- * the child execs the gcc driver directly; gcc vforks cc1 and then as, waiting for each. The
+ * the child execs the gcc driver directly. 2.4.17's arch/i386/Makefile adds {@code -pipe} to
+ * CFLAGS, so gcc's driver (gcc.c execute) starts the whole chain at once, cpp, cc1 and as, each
+ * vforked, cpp's output piped to cc1 and cc1's to as, and then waits for the three. The
  * flags line ({@code ( echo ...; echo ...; echo ... ) > .foo.o.flags}) has some, so the
  * child execs {@code /bin/sh -c}, and the shell forks a subshell for the parenthesis, which
- * writes the three lines with its builtin echo and exits. cc1 maps and faults in its heap,
- * reads its source and headers in {@code chunk}-byte calls, computes, writes its output the
- * same way, and exits; as computes and exits. Each exec maps its program's image
+ * writes the three lines with its builtin echo and exits. cpp reads the source and headers in
+ * {@code chunk}-byte calls and, as it goes, writes the preprocessed text to its pipe a page at a
+ * time (a stdio stream on a pipe flushes PIPE_BUF-sized buffers); cc1 maps and faults in its
+ * heap, reads that text a page at a time, compiling as it reads, and writes its assembly to
+ * the second pipe the same way; as assembles what it reads and writes the object in
+ * {@code chunk}-byte calls. Each exec maps its program's image
  * ({@link Programs}), so each fork copies and each exit tears down the address space of the
  * program that ran; a vforked child copies nothing and its exec unmaps nothing (fs/Execve).
  * The file system is the caller's: the local page cache (kbuild) or an NFS mount over loopback
@@ -42,18 +48,29 @@ import dev.kernellab.paths.fs.VfsFile;
  *       copies of those files without a version line: which 2.0x release is not pinned.
  * </ul>
  *
- * <p>Simplifications: cc1 writes the object (its assembler output and as's read of it are
- * folded into that write), and runs after cpp has no process of its own; 2.4.17's
- * arch/i386/Makefile adds {@code -pipe} to CFLAGS, with which gcc starts cpp, cc1 and as at
- * once, joined by pipes, instead of one after the other; the final link (ld) of the tree is
- * not part of the loop.
+ * <p>Simplifications: each program's work is spread evenly over what it reads (cpp's over its
+ * input chunks, cc1's and as's over their input pages), so the pipes' traffic interleaves with
+ * the computing at that grain; a pipe's end-of-file is the page count each reader expects;
+ * the final link (ld) of the tree is not part of the loop.
  */
 final class CompileJob {
 
-  /** cc1's CPU time per file of a 2.4 kernel on an 800 MHz PIII: assumption, median 300 ms. */
+  /**
+   * cc1's CPU time per file of a 2.4 kernel on an 800 MHz PIII: assumption, median 270 ms (with
+   * cpp's {@link #CPP_COMPUTE_NS}, 300 ms a file).
+   */
   static final dev.kernellab.kernel.Distribution CC1_COMPUTE_NS =
-      dev.kernellab.kernel.Distribution.logNormal(300_000_000, 0.8);
-  /** Bytes cc1 reads per file, source and headers: assumption, 160 KiB. */
+      dev.kernellab.kernel.Distribution.logNormal(270_000_000, 0.8);
+  /** cpp's CPU time per file: assumption, 30 ms (a tenth of the compile's 300 ms). */
+  static final long CPP_COMPUTE_NS = 30_000_000;
+  /**
+   * Pages of preprocessed text cpp writes for a file: assumption, 30 (120 KiB: the 160 KiB it
+   * reads less comments and #defines, plus line markers).
+   */
+  static final long CPP_OUT_PAGES = 30;
+  /** Pages of assembly cc1 writes for a file: assumption, 24 (96 KiB, four times the object). */
+  static final long CC1_OUT_PAGES = 24;
+  /** Bytes cpp reads per file, source and headers: assumption, 160 KiB. */
   static final long CC1_READ_BYTES = 160 * 1024;
   /** Bytes of one object file: assumption, 24 KiB. */
   static final long CC1_OBJECT_BYTES = 24 * 1024;
@@ -76,7 +93,8 @@ final class CompileJob {
 
   /**
    * Job {@code job} of {@code jobs}, cycling through the files {@code job, job + jobs, ...};
-   * {@code read} and {@code write} are the system calls cc1 makes, each for one chunk;
+   * {@code read} is the system call cpp reads the source with and {@code write} the one as
+   * writes the object with, each for one chunk;
    * {@code echo}, if not null, is make's write(2) of each command to its terminal.
    */
   TaskSpec task(Kernel24Paths paths, int job, int jobs, VfsFile[] sources, VfsFile[] objects,
@@ -88,35 +106,76 @@ final class CompileJob {
     FileIo io = new FileIo();
     int[] file = {job};
     long[] at = {0};
+    Pipe toCc1 = paths.syscalls().newPagePipe("cpp|cc1 " + job);
+    Pipe toAs = paths.syscalls().newPagePipe("cc1|as " + job);
+    long chunks = (CC1_READ_BYTES + chunk - 1) / chunk;
+    long[] written = {0}; // pages cpp has written of this file
+    long[] chunk0 = {0}; // input chunks cpp has read
+    long[] compiled = {0}; // cc1's input pages read
+    long[] emitted = {0}; // cc1's assembly pages written
+    long[] cc1Ns = {0}; // this file's cc1 time
+    long[] out = {0}; // where as writes the object
+    FileIo asIo = new FileIo();
+    KernelPath cpp =
+        exec(paths, KernelPath.userProgram("cpp"), Programs.CPP)
+            .syscall(paths.syscalls().open, c -> io.on(sources[file[0]], 0, 0))
+            .probe((c, t, now) -> {
+              at[0] = 0;
+              chunk0[0] = 0;
+              written[0] = 0;
+            })
+            .loop("read", chunks, r -> r
+                .syscall(read, c -> io.on(sources[file[0]], at[0], chunk))
+                .probe((c, t, now) -> {
+                  at[0] += chunk;
+                  chunk0[0]++;
+                })
+                .compute(CPP_COMPUTE_NS / chunks)
+                // the pages of output due by now: stdio flushes each one as it fills
+                .loopWhile("flush", c -> written[0] < CPP_OUT_PAGES * chunk0[0] / chunks, w -> w
+                    .syscall(toCc1.write)
+                    .probe((c, t, now) -> written[0]++)))
+            .syscall(paths.syscalls().close, c -> io.on(sources[file[0]], 0, 0))
+            .syscall(gccWait.exiting())
+            .syscall(paths.exit().sysExit)
+            .build();
     KernelPath cc1 =
         exec(paths, KernelPath.userProgram("cc1"), Programs.CC1)
             .syscall(paths.memory().sysMmap)
             .loop("heap", CC1_PAGES, p -> p.pageFault(paths.memory().anonymousFault))
-            .syscall(paths.syscalls().open, c -> io.on(sources[file[0]], 0, 0))
-            .probe((c, t, now) -> at[0] = 0)
-            .loop("read", (CC1_READ_BYTES + chunk - 1) / chunk, r -> r
-                .syscall(read, c -> io.on(sources[file[0]], at[0], chunk))
-                .probe((c, t, now) -> at[0] += chunk))
-            .compute(CC1_COMPUTE_NS)
-            .probe((c, t, now) -> at[0] = 0)
-            .loop("write", (CC1_OBJECT_BYTES + chunk - 1) / chunk, w -> w
-                .syscall(write, c -> io.on(objects[file[0]], at[0], chunk))
-                .probe((c, t, now) -> at[0] += chunk))
-            .syscall(paths.syscalls().close, c -> io.on(sources[file[0]], 0, 0))
+            .probe((c, t, now) -> {
+              compiled[0] = 0;
+              emitted[0] = 0;
+              cc1Ns[0] = c.sample(CC1_COMPUTE_NS);
+            })
+            .loop("compile", CPP_OUT_PAGES, r -> r
+                .syscall(toCc1.read)
+                .probe((c, t, now) -> compiled[0]++)
+                .compute("cc1's work on that page", c -> cc1Ns[0] / CPP_OUT_PAGES)
+                .loopWhile("emit", c -> emitted[0] < CC1_OUT_PAGES * compiled[0] / CPP_OUT_PAGES, w -> w
+                    .syscall(toAs.write)
+                    .probe((c, t, now) -> emitted[0]++)))
             .syscall(gccWait.exiting())
             .syscall(paths.exit().sysExit)
             .build();
     KernelPath as =
         exec(paths, KernelPath.userProgram("as"), Programs.AS)
-            .compute(AS_COMPUTE_NS)
+            .loop("assemble", CC1_OUT_PAGES, r -> r
+                .syscall(toAs.read)
+                .compute(AS_COMPUTE_NS / CC1_OUT_PAGES))
+            .probe((c, t, now) -> out[0] = 0)
+            .loop("write", (CC1_OBJECT_BYTES + chunk - 1) / chunk, w -> w
+                .syscall(write, c -> asIo.on(objects[file[0]], out[0], chunk))
+                .probe((c, t, now) -> out[0] += chunk))
             .syscall(gccWait.exiting())
             .syscall(paths.exit().sysExit)
             .build();
     KernelPath gcc =
         exec(paths, KernelPath.userProgram("gcc"), Programs.GCC)
             .syscall(gccWait.forked())
+            .syscall(paths.fork().sysVfork("cpp", cpp))
+            .syscall(gccWait.forked())
             .syscall(paths.fork().sysVfork("cc1", cc1))
-            .syscall(gccWait.waitUntilAtMost(0))
             .syscall(gccWait.forked())
             .syscall(paths.fork().sysVfork("as", as))
             .syscall(gccWait.waitUntilAtMost(0))

@@ -5,6 +5,7 @@ import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.TaskSpec;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.paths.fs.FileIo;
+import dev.kernellab.paths.fs.Readdir;
 import dev.kernellab.paths.fs.VfsFile;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +21,10 @@ import java.util.List;
  * a working set of {@value #FILES_PER_CLIENT} files and, call after call, picks one at random:
  * a file that does not exist is created and written whole; one that does is read in a piece
  * ({@value #READ_PCT} %), written in a piece ({@value #WRITE_PCT} %), looked up
- * ({@value #LOOKUP_PCT} %: an open and a close), or deleted (the rest). The one measured figure
+ * ({@value #LOOKUP_PCT} %: an open and a close), its directory listed ({@value #FIND_PCT} %: a
+ * FIND_FIRST, which dbench 1.2's fileio.c nb_findfirst runs as opendir, readdir to the end and
+ * closedir, each empty buffer a getdents64 under vfs_readdir's BKL), or deleted (the rest). The
+ * one measured figure
  * the sizes answer to is the trace's data per operation: client.txt holds about 90,000
  * operations a client (dbench README, Tridgell) over which a client moves 132 MB (dbench's
  * {@code 132 * N / t}), about {@value #TRACE_BYTES_PER_OP} bytes an operation; the shares and
@@ -59,8 +63,19 @@ final class Dbench {
   static final int READ_PCT = 60;
   /** ... that write a piece: assumption, 25 %. */
   static final int WRITE_PCT = 25;
-  /** ... that look it up (open + close): assumption, 12 %; the remaining 3 % delete it. */
-  static final int LOOKUP_PCT = 12;
+  /** ... that look it up (open + close): assumption, 9 %. */
+  static final int LOOKUP_PCT = 9;
+  /**
+   * ... that list the client's directory (client.txt's FIND_FIRST): assumption, 3 %, taken from
+   * the lookups (an application lists a folder before it opens in it; client.txt's own share
+   * was not counted here); the remaining 3 % delete it.
+   */
+  static final int FIND_PCT = 3;
+  /**
+   * Bytes of a name in a client's directory: client.txt's names are DOS 8.3 ones (CHAP10.DOC,
+   * NEWPCB.PPT): assumption, 12.
+   */
+  static final long NAME_BYTES = 12;
   /** A client's own work between two calls (the smbd side, parsing): assumption, 30 us. */
   static final long CLIENT_USER_NS = 30_000;
 
@@ -85,14 +100,20 @@ final class Dbench {
     final boolean[] exists = new boolean[FILES_PER_CLIENT];
     final long[] size = new long[FILES_PER_CLIENT];
     final FileIo io = new FileIo();
+    final Readdir.Getdents getdents = new Readdir.Getdents();
+    Readdir.Directory dir;
     int file;
-    int action; // 0 create, 1 read, 2 write, 3 lookup, 4 unlink
+    int action; // 0 create, 1 read, 2 write, 3 lookup, 4 unlink, 5 find first
     long at;
     long len;
   }
 
   private KernelPath client(Kernel24Paths paths, int id) {
     Client s = new Client();
+    // the client's directory: pinned in the dcache by its children (each d_parent holds it)
+    VfsFile dirInode = paths.pageCache().create("client" + id, 1);
+    paths.vfsCache().create(dirInode);
+    s.dir = new Readdir.Directory(dirInode, NAME_BYTES);
     KernelPath create =
         KernelPath.path("fs/namei.c", "open_namei: O_CREAT")
             .call(paths.syscalls().open)
@@ -139,6 +160,17 @@ final class Dbench {
                 .syscall(paths.syscalls().open, c -> s.io.on(s.files[s.file], 0, 0))
                 .syscall(paths.syscalls().close, c -> s.io.on(s.files[s.file], 0, 0))
                 .probe((c, t, now) -> syscalls += 2))
+            .loopWhile("find_first", c -> once(s, 5), f -> f
+                .syscall(paths.syscalls().open) // opendir: open(O_DIRECTORY) of its own directory
+                .probe((c, t, now) -> {
+                  s.dir.entries(2 + existing(s));
+                  s.getdents.open(s.dir);
+                })
+                .loopWhile("readdir", c -> !s.getdents.atEnd(), r -> r
+                    .syscall(paths.readdir().getdents, c -> s.getdents)
+                    .probe((c, t, now) -> syscalls++))
+                .syscall(paths.syscalls().close)
+                .probe((c, t, now) -> syscalls += 2))
             .loopWhile("unlink", c -> once(s, 4), u -> u
                 .syscall(paths.filemap().sysUnlink, c -> s.io.on(s.files[s.file], 0, 0))
                 .probe((c, t, now) -> {
@@ -161,10 +193,25 @@ final class Dbench {
       s.action = 0;
       return;
     }
-    s.action = pct < READ_PCT ? 1 : pct < READ_PCT + WRITE_PCT ? 2 : pct < READ_PCT + WRITE_PCT + LOOKUP_PCT ? 3 : 4;
+    s.action = pct < READ_PCT ? 1
+        : pct < READ_PCT + WRITE_PCT ? 2
+        : pct < READ_PCT + WRITE_PCT + LOOKUP_PCT ? 3
+        : pct < READ_PCT + WRITE_PCT + LOOKUP_PCT + FIND_PCT ? 5
+        : 4;
     long size = s.size[s.file];
     s.len = Math.min(size, piece);
     s.at = size > s.len ? (draw / 97) % (size - s.len) / 512 * 512 : 0;
+  }
+
+  /** The client's files that exist: its directory's entries besides . and .. */
+  private static long existing(Client s) {
+    long n = 0;
+    for (boolean e : s.exists) {
+      if (e) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /**

@@ -57,6 +57,12 @@ final class Programs {
    */
   static final Image CC1 = image("cc1", 480, 25, 30);
 
+  /**
+   * cpp of gcc 2.95/2.96 (cccp): 40 pages of its ~200 KB text touched, 4 of data, a heap of 64
+   * pages (its macro hash table and the buffers it reads each file into). Assumption.
+   */
+  static final Image CPP = image("cpp", 40, 4, 64);
+
   /** as of binutils 2.11: 60 pages of text, 8 of data, a heap of 100 (its symbol and frag tables). Assumption. */
   static final Image AS = image("as", 60, 8, 100);
 

@@ -20,9 +20,9 @@ import java.util.List;
  *
  * <ul>
  *   <li><b>NFS-COMPILE</b>: kernel compiles over a loopback NFS mount: {@value #COMPILE_JOBS}
- *       make jobs, each forking a cc1 that reads its source and headers through NFS (rsize RPCs
- *       to the nfsd threads, which read the page cache), computes, writes its object through
- *       NFS and exits;
+ *       make jobs, each running gcc -pipe: cpp reads the source and headers through NFS (rsize
+ *       RPCs to the nfsd threads, which read the page cache) and pipes them to cc1, which
+ *       compiles and pipes its assembly to as, which writes the object through NFS;
  *   <li><b>TTCP</b>: a transfer over loopback TCP, a sender and a receiver of 16 KiB segments;
  *   <li><b>FIFOS_MMAP</b>: two processes passing messages through a FIFO, and a process that
  *       maps anonymous memory, touches it page by page and unmaps it;

@@ -6,8 +6,11 @@ import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
 import dev.kernellab.kernel.spi.SchedulerProvider;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.paths.fs.VfsFile;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +38,7 @@ class LoadCountersTests {
   }
 
   /**
-   * NFS-COMPILE over an 8 KiB rsize: cc1 reads its 160 KiB in 8 KiB calls, 20 RPCs, and writes
+   * NFS-COMPILE over an 8 KiB rsize: cpp reads its 160 KiB in 8 KiB calls, 20 RPCs, and as writes
    * its 24 KiB object, 3 more: 23 a compile. Started compiles are counted; of them at most the
    * two make jobs' current ones are unfinished, so 23 x (compiles - 2) <= RPCs <= 23 x compiles.
    */
@@ -62,9 +65,9 @@ class LoadCountersTests {
 
   /**
    * make -jN's bookkeeping (kernel/exit.c sys_wait4: make waits for its child before the next
-   * target): of the compiles started, all but at most one per job have finished, and a
-   * finished cc1 has read its whole source (160 KiB = 40 pages, now in the page cache) and
-   * written its whole object (24 KiB = 6 pages). No object is ever longer.
+   * target): of the compiles started, all but at most one per job have finished, and in a
+   * finished compile cpp has read its whole source (160 KiB = 40 pages, now in the page cache)
+   * and as has written the whole object (24 KiB = 6 pages). No object is ever longer.
    */
   private static void objectsAreWholeForEveryFinishedCompile(Kernel24Paths paths, String prefix, long compiles,
       int jobs) {
@@ -85,8 +88,10 @@ class LoadCountersTests {
    * on a missing one creating it, a fraction q of the calls finds its file missing where
    * q = 0.03 (1 - q), q = 0.029. A create is an open and size / 4 KiB writes (size log-normal,
    * median 16 KiB, sigma 1.2: mean 16 KiB x e^0.72 = 33.7 KiB, about 8.7 writes); a call on an
-   * existing file is one system call, two for a lookup (12 %): 1.12. System calls per file
-   * operation: 0.029 x 9.7 + 0.971 x 1.12 = 1.37. Bytes: a create moves its size, a read (60 %)
+   * existing file is one system call, two for a lookup (9 %), four for a FIND_FIRST (3 %: the
+   * open, a getdents64 that lists the directory's at most 34 entries, one that finds its end,
+   * the close): 0.88 + 0.18 + 0.12 = 1.18. System calls per file operation:
+   * 0.029 x 9.7 + 0.971 x 1.18 = 1.43. Bytes: a create moves its size, a read (60 %)
    * or rewrite (25 %) a piece of 512 B, 1 KiB or 4 KiB at 40/40/20 %, 1,434 B on average:
    * 0.029 x 33.7 Ki + 0.971 x 0.85 x 1,434 = 2,160 bytes per operation.
    */
@@ -98,14 +103,50 @@ class LoadCountersTests {
     double ops = c.get("files");
     assertThat(ops).isGreaterThan(10_000);
     // Within 3 % and 4 % of the hand figures: the shares are drawn, not exact, but 30,000
-    // operations leave little room; a create's two calls less would be 1.37 - 2 x 0.029 = 1.31.
-    assertThat(c.get("syscalls") / ops).isBetween(1.37 * 0.97, 1.37 * 1.03);
+    // operations leave little room; a create's two calls less would be 1.43 - 2 x 0.029 = 1.37,
+    // and FIND_FIRST as a lookup 1.43 - 0.971 x 0.06 = 1.37.
+    assertThat(c.get("syscalls") / ops).isBetween(1.43 * 0.97, 1.43 * 1.03);
     assertThat(c.get("bytes_moved") / ops).isBetween(2_160 * 0.96, 2_160 * 1.04);
     assertThat(r.result().throughputMbPerS()).isEqualTo(c.get("bytes_moved") / 1e6 / 3.0);
     // The client's working set: at most 32 files, each at least the one page a create writes.
     List<VfsFile> files = r.paths().pageCache().files().stream().filter(f -> f.name().startsWith("client0/")).toList();
     assertThat(files).hasSizeBetween(1, Dbench.FILES_PER_CLIENT);
     assertThat(files).filteredOn(f -> !f.isUnlinked()).allMatch(f -> f.sizePages() >= 1);
+  }
+
+  /**
+   * gcc -pipe (2.4.17 arch/i386/Makefile's CFLAGS): the driver starts cpp, cc1 and as together,
+   * joined by pipes, so cc1 runs while cpp is still reading, and as while cc1 still compiles.
+   * One make job, three seconds: in each compile's chain cc1 first runs before cpp last runs,
+   * and as before cc1; without -pipe each would start only once the one before had exited.
+   */
+  @Test
+  void kbuildsGccChainRunsCppCc1AndAsTogetherThroughPipes() {
+    List<String> ran = new ArrayList<>();
+    Kernel24Paths paths = Kernel24Paths.withDefaults();
+    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor(), 1).scheduler(SchedulerProvider.create("goodness"))
+        .tracer(new Tracer() {
+          @Override
+          public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
+            String comm = next.comm();
+            if ((comm.equals("cpp") || comm.equals("cc1") || comm.equals("as"))
+                && (ran.isEmpty() || !ran.get(ran.size() - 1).equals(comm))) {
+              ran.add(comm);
+            }
+          }
+        });
+    paths.install(b);
+    paths.installDaemons(b);
+    Workload.Run run = Workloads.kbuild(1).install(paths, b);
+    Kernel k = b.build();
+    run.start(k);
+    k.run(3 * S);
+    int firstCc1 = ran.indexOf("cc1");
+    int firstAs = ran.indexOf("as");
+    assertThat(firstCc1).isPositive();
+    assertThat(firstAs).isGreaterThan(firstCc1);
+    assertThat(ran.subList(firstCc1, ran.size())).as("cpp after cc1 began").contains("cpp");
+    assertThat(ran.subList(firstAs, ran.size())).as("cc1 after as began").contains("cc1");
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.kernellab.paths.fs;
 import dev.kernellab.hw.Models;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.WaitQueue;
+import dev.kernellab.paths.Calibration;
 
 /**
  * One pipe of one kernel: models fs/pipe.c {@code pipe_read()} and {@code pipe_write()}
@@ -42,9 +43,19 @@ public final class Pipe {
    * size is an assumption).
    */
   public static final long CAPACITY = 4096 / 512;
+  /** PIPE_BUF on i386: the pipe's one page (include/linux/limits.h, 2.4.17). */
+  public static final long PIPE_BUF = 4096;
+  /**
+   * pipe_write of a whole page: the small write's wake-up and bookkeeping and a page's
+   * copy_from_user (Calibration.COPY_PAGE_NS, 10 us: assumption ~400 MB/s).
+   */
+  public static final long PAGE_WRITE_NS = PIPE_WRITE_NS + Calibration.COPY_PAGE_NS;
+  /** pipe_read of a whole page: the small read's bookkeeping and a page's copy_to_user. */
+  public static final long PAGE_READ_NS = PIPE_READ_NS + Calibration.COPY_PAGE_NS;
 
   private final WaitQueue wait;
-  private long messages; // written and not yet read, 0..CAPACITY
+  private final long capacity; // messages the page holds
+  private long messages; // written and not yet read, 0..capacity
   private int writersWaiting; // PIPE_WAITING_WRITERS
 
   /** read(2) of one message: sleeps until there is one. */
@@ -53,6 +64,18 @@ public final class Pipe {
   public final KernelPath write;
 
   Pipe(String name) {
+    this(name, CAPACITY, PIPE_WRITE_NS, PIPE_READ_NS);
+  }
+
+  /**
+   * A pipe whose messages are {@code PIPE_BUF / capacity} bytes, each write and read of one
+   * costing {@code writeNs} and {@code readNs}.
+   */
+  Pipe(String name, long capacity, long writeNs, long readNs) {
+    if (capacity < 1) {
+      throw new IllegalArgumentException("a pipe holds at least one message, got " + capacity);
+    }
+    this.capacity = capacity;
     this.wait = new WaitQueue("PIPE_WAIT(" + name + ")");
     KernelPath kickWriters =
         KernelPath.path("fs/pipe.c", "pipe_read: wake the writers before sleeping")
@@ -68,16 +91,16 @@ public final class Pipe {
         KernelPath.path("fs/pipe.c", "pipe_read")
             .callIf("PIPE_EMPTY && PIPE_WAITING_WRITERS", c -> messages == 0 && writersWaiting > 0, kickWriters)
             .waitEvent(wait, this::takeMessage)
-            .compute(PIPE_READ_NS)
+            .compute(readNs)
             .wakeUp(wait)
             .build();
     write =
         KernelPath.path("fs/pipe.c", "pipe_write")
-            .callIf("PIPE_FULL", c -> messages >= CAPACITY, kickReaders)
+            .callIf("PIPE_FULL", c -> messages >= capacity, kickReaders)
             .effect("PIPE_WAITING_WRITERS++", c -> writersWaiting++)
             .waitEvent(wait, this::putMessage)
             .effect("PIPE_WAITING_WRITERS--", c -> writersWaiting--)
-            .compute(PIPE_WRITE_NS)
+            .compute(writeNs)
             .wakeUp(wait)
             .build();
   }
@@ -91,7 +114,7 @@ public final class Pipe {
   }
 
   private boolean putMessage() {
-    if (messages < CAPACITY) {
+    if (messages < capacity) {
       messages++;
       return true;
     }

@@ -114,9 +114,18 @@ public final class Syscalls {
         .build();
   }
 
-  /** A new pipe of this kernel, named for traces. */
+  /** A new pipe of this kernel, named for traces, for messages of 512 bytes. */
   public Pipe newPipe(String name) {
     return new Pipe(name);
+  }
+
+  /**
+   * A new pipe of this kernel carrying a stream in whole pages: each write(2) a full
+   * {@link Pipe#PIPE_BUF} (a stdio stream's buffer on a pipe, st_blksize), which fills the pipe,
+   * and each read(2) that page.
+   */
+  public Pipe newPagePipe(String name) {
+    return new Pipe(name, 1, Pipe.PAGE_WRITE_NS, Pipe.PAGE_READ_NS);
   }
 
   /** The rows of this file. */
