@@ -29,12 +29,16 @@ final class FastForward {
    * the checks that cannot fire (see below).
    *
    * Which loops. Decided when a path is built (plan): a loop body whose operations are all
-   * compute, plain spin_lock / spin_unlock (and the rwlock forms), cond_resched, a lock break
-   * or an effect, with at least one compute (an iteration takes time); a site hook whose
-   * operations are compute of a fixed length, cond_resched or a lock break (the patches'
-   * reschedule points). Anything else (a call, an Operation, a sleep, an irq or bh pair, a
-   * while loop's guard) keeps the loop interpreted. A body of one fixed compute and no hook
-   * and no hook is left to the interpreter's own batch (FlowOps.Compute), cheaper still.
+   * compute, spin_lock / spin_unlock in every form (and the rwlock forms, lock_kernel and
+   * unlock_kernel), the interrupt flag, preempt count and bottom-half operations, cond_resched,
+   * a lock break, an effect, might_sleep or a site point, or a call (or a guarded call) of a
+   * function whose operations are all of these, with at least one compute (an iteration takes
+   * time); a site hook whose operations are compute of a fixed length, cond_resched or a lock
+   * break (the patches' reschedule points). Anything else (an Operation, a loop, a sleep, a
+   * wake-up, a fault, schedule(), a while loop's guard) keeps the loop interpreted. A body of
+   * one fixed compute and no hook is left to the interpreter's own batch (FlowOps.Compute),
+   * cheaper still. What might_sleep and a point push is the kernel's (a patch's hook): run if
+   * its path qualifies as a called function, else the runner stops there.
    *
    * Stopping exactly. Before each operation the runner checks what the interpreter's loop
    * would check (a deliverable interrupt, a tracer that wants per-operation detail on this
@@ -57,6 +61,8 @@ final class FastForward {
   static final byte ACQUIRE = 4;
   static final byte RELEASE = 5;
   static final byte EFFECT = 6;
+  static final byte CALL = 7;
+  static final byte STEP = 8;
 
   private final Kernel k;
   private final Interpreter interpreter;
@@ -88,28 +94,60 @@ final class FastForward {
     if (site == null || ops.length == 0) {
       return null;
     }
+    byte[] plan = straight(ops);
+    if (plan == null) {
+      return null;
+    }
+    for (byte code : plan) {
+      if (code == COMPUTE) {
+        return plan;
+      }
+    }
+    return null; // an iteration that may take no time stays interpreted
+  }
+
+  /**
+   * The plan of a path a qualifying body calls (a function, not a loop body), or null if a body
+   * that calls it is interpreted.
+   */
+  static byte[] callPlan(Op[] ops, Site site) {
+    return site == null ? straight(ops) : null;
+  }
+
+  /** One code per operation if each is one the runner runs, else null. */
+  private static byte[] straight(Op[] ops) {
     byte[] plan = new byte[ops.length];
-    boolean computes = false;
     for (int i = 0; i < ops.length; i++) {
       Op op = ops[i];
       if (op instanceof FlowOps.Compute) {
         plan[i] = COMPUTE;
-        computes = true;
       } else if (op instanceof CondReschedLock.Break) {
         plan[i] = BREAK;
       } else if (op instanceof SchedOps.CondResched) {
         plan[i] = COND_RESCHED;
-      } else if (op instanceof LockOps.Acquire a && a.form == LockOps.Form.PLAIN) {
+      } else if (op instanceof LockOps.Acquire) {
         plan[i] = ACQUIRE;
-      } else if (op instanceof LockOps.Release r && r.form == LockOps.Form.PLAIN) {
+      } else if (op instanceof LockOps.Release) {
         plan[i] = RELEASE;
       } else if (op instanceof FlowOps.Effect) {
         plan[i] = EFFECT;
+      } else if (op instanceof IrqOps.IrqDisable || op instanceof IrqOps.IrqEnable || op instanceof IrqOps.IrqSave
+          || op instanceof IrqOps.IrqRestore || op instanceof IrqOps.PreemptDisable
+          || op instanceof IrqOps.PreemptEnable || op instanceof IrqOps.BhDisable || op instanceof IrqOps.BhEnable
+          || op instanceof LockOps.LockKernel || op instanceof LockOps.UnlockKernel) {
+        plan[i] = STEP;
+      } else if (op instanceof FlowOps.Call call && call.target.fastForwardCall() != null) {
+        plan[i] = CALL;
+      } else if (op instanceof FlowOps.CallIf call && call.target.fastForwardCall() != null
+          && (call.otherwise == null || call.otherwise.fastForwardCall() != null)) {
+        plan[i] = CALL;
+      } else if (op instanceof FlowOps.MightSleep || op instanceof FlowOps.Point) {
+        plan[i] = CALL; // what a patch hooked there is looked at when it is pushed
       } else {
         return null;
       }
     }
-    return computes ? plan : null;
+    return plan;
   }
 
   /** The plan of a site hook, or null if a loop with this hook is interpreted. */
@@ -154,7 +192,8 @@ final class FastForward {
         || c.cpu.inlineComputeUntil() == Long.MIN_VALUE) {
       return false;
     }
-    if (hook == null && plan.length == 1 && ((FlowOps.Compute) f.path.op(0)).length instanceof Distribution.Fixed) {
+    if (hook == null && plan.length == 1 && plan[0] == COMPUTE
+        && ((FlowOps.Compute) f.path.op(0)).length instanceof Distribution.Fixed) {
       return false; // one fixed compute and nothing between iterations: the interpreter's batch runs it as one segment
     }
     boolean first = true;
@@ -179,7 +218,7 @@ final class FastForward {
         interpreter.countStep(c); // the hook's frame ends and is popped
         c.exitedLoopIterations = 0;
       }
-      if (!runBody(c, ctx, f, plan)) {
+      if (!runFrame(c, ctx, f, plan)) {
         return true;
       }
     }
@@ -239,16 +278,18 @@ final class FastForward {
   }
 
   /**
-   * The body's operations from {@code f.pc == 0}; true at its end, false where one left the
-   * straight path (the frames as the interpreter has them there).
+   * The operations of the frame on top, {@code f} (a loop body's, from its first, or a called
+   * path's); true at its end, false where one left the straight path (the frames as the
+   * interpreter has them there).
    */
-  private boolean runBody(KernelCpu c, ExecContext ctx, ExecContext.Frame f, byte[] plan) {
+  private boolean runFrame(KernelCpu c, ExecContext ctx, ExecContext.Frame f, byte[] plan) {
     KernelPath body = f.path;
     Cpu cpu = c.cpu;
     while (f.pc < plan.length) {
       if (cpu.hasDeliverableInterrupt()) {
         return false; // taken by the interpreter before the operation, as always
       }
+      f.entered = true; // as the interpreter marks it (no tracer wants the path's entry now)
       Op op = body.op(f.pc);
       switch (plan[f.pc]) {
         case COMPUTE -> {
@@ -280,16 +321,49 @@ final class FastForward {
           ops++;
           f.advance();
         }
-        case ACQUIRE, RELEASE, EFFECT -> {
+        case ACQUIRE, RELEASE, EFFECT, STEP -> {
           if (plan[f.pc] == ACQUIRE && !((LockOps.Acquire) op).takesAtOnce()) {
-            return false;
+            return false; // it spins or nests: left to the interpreter
           }
+          // The kernel's own code, step by step as the interpreter runs an operation of several
+          // phases (an unlock, then the interrupt flag); after each, what it may have changed.
           int pc = f.pc;
+          while (true) {
+            interpreter.countStep(c);
+            ops++;
+            op.exec(k, c, ctx, f);
+            if (c.top() != ctx || ctx.top() != f || cpu.segment() != Cpu.Segment.NONE || detailWanted(c)) {
+              return false;
+            }
+            if (f.pc != pc) {
+              break;
+            }
+            if (cpu.hasDeliverableInterrupt()) {
+              return false;
+            }
+          }
+        }
+        case CALL -> {
           interpreter.countStep(c);
           ops++;
-          op.exec(k, c, ctx, f);
-          if (f.pc != pc + 1 || c.top() != ctx || ctx.top() != f || cpu.segment() != Cpu.Segment.NONE
-              || detailWanted(c)) {
+          int depth = ctx.depth;
+          op.exec(k, c, ctx, f); // the guard, if any, runs here as it would in the interpreter
+          if (c.top() != ctx || cpu.segment() != Cpu.Segment.NONE || detailWanted(c)) {
+            return false;
+          }
+          if (ctx.depth == depth + 1) {
+            ExecContext.Frame g = ctx.top();
+            byte[] called = g.path.fastForwardCall();
+            if (called == null || !runFrame(c, ctx, g, called)) {
+              return false;
+            }
+            if (cpu.hasDeliverableInterrupt()) {
+              return false; // the interpreter takes it, then ends the called frame
+            }
+            interpreter.countStep(c); // the called path ends: its frame is popped
+            c.exitedLoopIterations = 0;
+            ctx.pop();
+          } else if (ctx.depth != depth) {
             return false;
           }
         }

@@ -42,6 +42,7 @@ public final class KernelPath implements PathView {
   // FastForward's plans, decided here: as a loop body, and as a site hook; null if interpreted
   private final byte[] fastForwardBody;
   private final byte[] fastForwardHook;
+  private final byte[] fastForwardCall;
 
   private KernelPath(String file, String function, boolean user, Op[] ops, Site site, LatencyCause cause) {
     this.file = file;
@@ -50,6 +51,7 @@ public final class KernelPath implements PathView {
     this.ops = ops;
     this.site = site;
     this.cause = cause;
+    this.fastForwardCall = FastForward.callPlan(ops, site);
     this.fastForwardBody = FastForward.bodyPlan(ops, site);
     this.fastForwardHook = FastForward.hookPlan(ops);
   }
@@ -112,6 +114,10 @@ public final class KernelPath implements PathView {
 
   byte[] fastForwardHook() {
     return fastForwardHook;
+  }
+
+  byte[] fastForwardCall() {
+    return fastForwardCall;
   }
 
   /** The listing of the operations, one per line, loop bodies indented. */

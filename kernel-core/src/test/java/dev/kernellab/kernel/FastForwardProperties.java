@@ -103,10 +103,13 @@ class FastForwardProperties {
     }
   }
 
-  // Tokens (mod 10): 0 compute(t us), 1 compute(uniform 1..20 us, drawn), 2 cond_resched,
+  // Tokens (mod 12): 0 compute(t us), 1 compute(uniform 1..20 us, drawn), 2 cond_resched,
   // 3 lock break on need_resched, 4 lock break every 7th iteration and on need_resched,
   // 5 an effect that draws and records, 6 lock a region (closed at the end of the body), 7 an
-  // effect that records only, 8 compute(0), 9 preempt_disable/enable pair (interpreted).
+  // effect that records only, 8 compute(0), 9 a preempt_disable/enable pair, an irq pair, or
+  // spin_lock_irqsave/unlock_irqrestore then a bh pair,
+  // 10 a call of a function that locks, draws and records, 11 the same call behind a guard
+  // that counts its calls, else another function.
   static Outcome run(List<Integer> tokens, int loadSeed, boolean fastForward) {
     SpinLock lock = SpinLock.spin("walk_lock");
     SpinLock outer = SpinLock.spin("outer_lock");
@@ -117,7 +120,18 @@ class FastForwardProperties {
     // The walk holds outer_lock around the loop when its body breaks it (cond_resched then
     // breaks it too, as it may not schedule with a lock held); the inner lock covers only
     // computes and effects (it is dropped before a reschedule point).
-    boolean breaks = tokens.stream().anyMatch(t -> t % 10 == 3 || t % 10 == 4);
+    boolean breaks = tokens.stream().anyMatch(t -> t % 12 == 3 || t % 12 == 4);
+    SpinLock calleeLock = SpinLock.spin("callee_lock");
+    SpinLock irqLock = SpinLock.spin("irq_lock");
+    long[] guardCalls = {0};
+    KernelPath callee = KernelPath.path("test/ff.c", "callee")
+        .compute(2 * US)
+        .spinLock(calleeLock)
+        .effect("record", c -> records.add(c.now() * 13 + c.runningPath().function().length()))
+        .compute(Distribution.uniform(0, 3 * US))
+        .spinUnlock(calleeLock)
+        .build();
+    KernelPath other = KernelPath.path("test/ff.c", "other").compute(US).build();
     KernelPath.Builder walkBuilder = KernelPath.path("test/ff.c", "walk_call");
     if (breaks) {
       walkBuilder.spinLock(outer);
@@ -125,9 +139,9 @@ class FastForwardProperties {
     walkBuilder.loop(WALK, iterations, body -> {
           boolean locked = false;
           for (int t : tokens) {
-            int code = t % 10;
+            int code = t % 12;
             long arg = 1 + (t / 10) % 20;
-            if (locked && (code == 2 || code == 3 || code == 4 || code == 9)) {
+            if (locked && (code == 2 || code == 3 || code == 4 || code == 9 || code == 10 || code == 11)) {
               body.spinUnlock(lock);
               locked = false;
             }
@@ -154,7 +168,16 @@ class FastForwardProperties {
               }
               case 7 -> body.effect("record", c -> records.add(c.now() * 17 + c.loopIndex()));
               case 8 -> body.compute(0);
-              default -> body.preemptDisable().compute(US).preemptEnable();
+              case 9 -> {
+                switch ((int) (arg % 3)) {
+                  case 0 -> body.preemptDisable().compute(US).preemptEnable();
+                  case 1 -> body.localIrqDisable().compute(3 * US).localIrqEnable();
+                  default -> body.spinLockIrqSave(irqLock).compute(2 * US).spinUnlockIrqRestore(irqLock)
+                      .localBhDisable().compute(US).localBhEnable();
+                }
+              }
+              case 10 -> body.call(callee);
+              default -> body.callIfElse("guard", c -> ++guardCalls[0] % 3 != 0, callee, other);
             }
           }
           if (locked) {
@@ -201,7 +224,9 @@ class FastForwardProperties {
     return new Outcome(coarse.digest.digest(), coarse.digest.events(), records,
         lock + " " + lock.acquisitions() + " " + lock.contentions() + " " + lock.maxHoldNs() + " " + lock.totalHoldNs()
             + java.util.Arrays.toString(lock.holdHistogram()) + " " + outer.acquisitions() + " " + outer.maxHoldNs() + " "
-            + outer.totalHoldNs() + java.util.Arrays.toString(outer.holdHistogram()),
+            + outer.totalHoldNs() + java.util.Arrays.toString(outer.holdHistogram()) + " " + calleeLock.acquisitions() + " "
+            + calleeLock.totalHoldNs() + " " + irqLock.acquisitions() + " " + irqLock.totalHoldNs() + " "
+            + irqLock.maxHoldNs(),
         k.eventsFired(), k.machine().cpu(0).computeNs(), k.opsExecuted(), k.opsFastForwarded());
   }
 
@@ -209,7 +234,7 @@ class FastForwardProperties {
   void randomLoopBodiesAndLoadsGiveTheSameRunWithFastForwardOnAndOff() {
     long[] fastForwarded = {0};
     qt().withExamples(40).withShrinkCycles(50)
-        .forAll(lists().of(integers().between(0, 199)).ofSizeBetween(1, 8), integers().between(0, 1 << 12))
+        .forAll(lists().of(integers().between(0, 239)).ofSizeBetween(1, 8), integers().between(0, 1 << 12))
         .checkAssert((tokens, seed) -> {
           Outcome off = run(tokens, seed, false);
           Outcome on = run(tokens, seed, true);
