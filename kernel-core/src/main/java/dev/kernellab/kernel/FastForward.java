@@ -34,8 +34,10 @@ final class FastForward {
    * a lock break, an effect, might_sleep or a site point, or a call (or a guarded call) of a
    * function whose operations are all of these, with at least one compute (an iteration takes
    * time); a site hook whose operations are compute of a fixed length, cond_resched or a lock
-   * break (the patches' reschedule points). Anything else (an Operation, a loop, a sleep, a
-   * wake-up, a fault, schedule(), a while loop's guard) keeps the loop interpreted. A body of
+   * break (the patches' reschedule points). A loop inside is entered as the interpreter enters
+   * it (its count drawn or worked out) and run the same way if its body qualifies; else the
+   * runner stops there. Anything else (an Operation, a sleep, a wake-up, a fault, schedule(),
+   * a while loop's guard) keeps the loop interpreted. A body of
    * one fixed compute and no hook is left to the interpreter's own batch (FlowOps.Compute),
    * cheaper still. What might_sleep and a point push is the kernel's (a patch's hook): run if
    * its path qualifies as a called function, else the runner stops there.
@@ -63,6 +65,7 @@ final class FastForward {
   static final byte EFFECT = 6;
   static final byte CALL = 7;
   static final byte STEP = 8;
+  static final byte LOOP = 9;
 
   private final Kernel k;
   private final Interpreter interpreter;
@@ -141,6 +144,8 @@ final class FastForward {
       } else if (op instanceof FlowOps.CallIf call && call.target.fastForwardCall() != null
           && (call.otherwise == null || call.otherwise.fastForwardCall() != null)) {
         plan[i] = CALL;
+      } else if (op instanceof FlowOps.Loop) {
+        plan[i] = LOOP; // its body is run if it qualifies, else the runner stops where it starts
       } else if (op instanceof FlowOps.MightSleep || op instanceof FlowOps.Point) {
         plan[i] = CALL; // what a patch hooked there is looked at when it is pushed
       } else {
@@ -206,21 +211,73 @@ final class FastForward {
         interpreter.countStep(c);
       }
       first = false;
-      long hookIteration = f.iteration;
-      f.iterationsLeft--;
-      f.iteration++;
-      f.pc = 0;
-      f.phase = 0;
-      if (hook != null) {
-        if (!runHook(c, ctx, hook, hookPlan, hookIteration)) {
-          return true;
-        }
-        interpreter.countStep(c); // the hook's frame ends and is popped
-        c.exitedLoopIterations = 0;
-      }
-      if (!runFrame(c, ctx, f, plan)) {
+      if (!iterate(c, ctx, f, plan)) {
         return true;
       }
+    }
+  }
+
+  /**
+   * The next iteration of the loop body on top, {@code f} (at its end, with iterations left):
+   * what the interpreter does to start it, the hook between iterations, then the body. True
+   * at the body's end, false where something left the straight path.
+   */
+  private boolean iterate(KernelCpu c, ExecContext ctx, ExecContext.Frame f, byte[] plan) {
+    KernelPath hook = f.siteHook;
+    long hookIteration = f.iteration;
+    f.iterationsLeft--;
+    f.iteration++;
+    f.pc = 0;
+    f.phase = 0;
+    if (hook != null) {
+      byte[] hookPlan = hook.site() == null ? hook.fastForwardHook() : null;
+      if (hookPlan == null) {
+        pushHook(ctx, hook, hookIteration, 0);
+        return false;
+      }
+      if (!runHook(c, ctx, hook, hookPlan, hookIteration)) {
+        return false;
+      }
+      interpreter.countStep(c); // the hook's frame ends and is popped
+      c.exitedLoopIterations = 0;
+    }
+    return runFrame(c, ctx, f, plan);
+  }
+
+  /**
+   * A loop entered inside a stretch the runner runs, its body's frame {@code b} just pushed:
+   * every iteration and the loop's end, or false where something left the straight path.
+   */
+  private boolean runLoop(KernelCpu c, ExecContext ctx, ExecContext.Frame b) {
+    byte[] plan = b.path.fastForwardBody();
+    if (plan == null || b.whileCondition != null) {
+      return false;
+    }
+    if (b.siteHook == null && plan.length == 1 && plan[0] == COMPUTE
+        && ((FlowOps.Compute) b.path.op(0)).length instanceof Distribution.Fixed) {
+      return false; // the interpreter's batch
+    }
+    if (!runFrame(c, ctx, b, plan)) {
+      return false;
+    }
+    while (true) {
+      if (detailWanted(c) || c.cpu.hasDeliverableInterrupt()) {
+        return false;
+      }
+      if (b.iterationsLeft > 0) {
+        interpreter.countStep(c);
+        if (!iterate(c, ctx, b, plan)) {
+          return false;
+        }
+        continue;
+      }
+      if (c.irqsOffLoopTracers != 0 && !c.cpu.interruptsEnabled()) {
+        return false; // a tracer wants this exit: the interpreter ends the loop
+      }
+      interpreter.countStep(c); // the loop ends: its body's frame is popped
+      c.exitedLoopIterations = b.iteration + 1;
+      ctx.pop();
+      return true;
     }
   }
 
@@ -363,6 +420,22 @@ final class FastForward {
             interpreter.countStep(c); // the called path ends: its frame is popped
             c.exitedLoopIterations = 0;
             ctx.pop();
+          } else if (ctx.depth != depth) {
+            return false;
+          }
+        }
+        case LOOP -> {
+          interpreter.countStep(c);
+          ops++;
+          int depth = ctx.depth;
+          op.exec(k, c, ctx, f); // the count is drawn or worked out here, as in the interpreter
+          if (c.top() != ctx || cpu.segment() != Cpu.Segment.NONE || detailWanted(c)) {
+            return false;
+          }
+          if (ctx.depth == depth + 1) {
+            if (!runLoop(c, ctx, ctx.top())) {
+              return false;
+            }
           } else if (ctx.depth != depth) {
             return false;
           }

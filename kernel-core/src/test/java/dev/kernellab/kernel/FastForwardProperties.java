@@ -109,7 +109,7 @@ class FastForwardProperties {
   // effect that records only, 8 compute(0), 9 a preempt_disable/enable pair, an irq pair, or
   // spin_lock_irqsave/unlock_irqrestore then a bh pair,
   // 10 a call of a function that locks, draws and records, 11 the same call behind a guard
-  // that counts its calls, else another function.
+  // that counts its calls, else another function, 12 a loop inside of 0 to 3 iterations.
   static Outcome run(List<Integer> tokens, int loadSeed, boolean fastForward) {
     SpinLock lock = SpinLock.spin("walk_lock");
     SpinLock outer = SpinLock.spin("outer_lock");
@@ -120,10 +120,11 @@ class FastForwardProperties {
     // The walk holds outer_lock around the loop when its body breaks it (cond_resched then
     // breaks it too, as it may not schedule with a lock held); the inner lock covers only
     // computes and effects (it is dropped before a reschedule point).
-    boolean breaks = tokens.stream().anyMatch(t -> t % 12 == 3 || t % 12 == 4);
+    boolean breaks = tokens.stream().anyMatch(t -> t % 13 == 3 || t % 13 == 4);
     SpinLock calleeLock = SpinLock.spin("callee_lock");
     SpinLock irqLock = SpinLock.spin("irq_lock");
     long[] guardCalls = {0};
+    int[] inner = {0};
     KernelPath callee = KernelPath.path("test/ff.c", "callee")
         .compute(2 * US)
         .spinLock(calleeLock)
@@ -139,9 +140,9 @@ class FastForwardProperties {
     walkBuilder.loop(WALK, iterations, body -> {
           boolean locked = false;
           for (int t : tokens) {
-            int code = t % 12;
+            int code = t % 13;
             long arg = 1 + (t / 10) % 20;
-            if (locked && (code == 2 || code == 3 || code == 4 || code == 9 || code == 10 || code == 11)) {
+            if (locked && code >= 9 || locked && (code == 2 || code == 3 || code == 4)) {
               body.spinUnlock(lock);
               locked = false;
             }
@@ -177,7 +178,9 @@ class FastForwardProperties {
                 }
               }
               case 10 -> body.call(callee);
-              default -> body.callIfElse("guard", c -> ++guardCalls[0] % 3 != 0, callee, other);
+              case 11 -> body.callIfElse("guard", c -> ++guardCalls[0] % 3 != 0, callee, other);
+              default -> body.loop(new Site("test/ff.c", "walk_call", "inner" + inner[0]++), Distribution.uniform(0, 3),
+                  in -> in.compute(arg * US).effect("record", c -> records.add(c.now() * 7 + c.loopIndex())));
             }
           }
           if (locked) {
@@ -234,7 +237,7 @@ class FastForwardProperties {
   void randomLoopBodiesAndLoadsGiveTheSameRunWithFastForwardOnAndOff() {
     long[] fastForwarded = {0};
     qt().withExamples(40).withShrinkCycles(50)
-        .forAll(lists().of(integers().between(0, 239)).ofSizeBetween(1, 8), integers().between(0, 1 << 12))
+        .forAll(lists().of(integers().between(0, 259)).ofSizeBetween(1, 8), integers().between(0, 1 << 12))
         .checkAssert((tokens, seed) -> {
           Outcome off = run(tokens, seed, false);
           Outcome on = run(tokens, seed, true);
