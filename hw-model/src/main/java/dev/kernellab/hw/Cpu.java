@@ -314,6 +314,26 @@ public final class Cpu {
     return true;
   }
 
+  /**
+   * Runs a whole compute segment of {@code ns} now, if it is one that would skip the queue and
+   * is still the next event ({@link #startCompute(long)} then {@link #finishInlineCompute()}):
+   * the clock moves to its end, one event is counted and the compute time accounted, exactly as
+   * that pair would, and true is returned; otherwise nothing changes and false is returned. For
+   * a kernel that runs a stretch of its own code op by op inside the window (fast-forward).
+   */
+  public boolean computeInline(long ns) {
+    if (!inSegmentEnd || segment != Segment.NONE || ns < 0 || hasDeliverableInterrupt()) {
+      return false;
+    }
+    long now = sim.now();
+    if (ns > Long.MAX_VALUE - now || !sim.nextToFire(now + ns)) {
+      return false;
+    }
+    sim.fireInline(now + ns, 1);
+    computeNs += ns;
+    return true;
+  }
+
   private void endCompute() {
     computeNs += sim.now() - segmentStartNs;
     segment = Segment.NONE;

@@ -259,6 +259,14 @@ public final class CondReschedLock {
       }
     }
 
+    /**
+     * Whether the break, reached at the given iteration, drops its locks: the test of phase 0,
+     * which changes nothing ({@link When}), for {@link FastForward}.
+     */
+    boolean dueAt(KernelCpu c, long iterations) {
+      return when.due(c, iterations);
+    }
+
     private static boolean retake(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f, SpinLock l) {
       if (!k.locks.tryAcquire(c, ctx, f, l, false)) {
         return false;

@@ -35,11 +35,13 @@ final class Interpreter implements CpuListener {
   private final Tracer tracer;
   private long opsExecuted;
   private OperationProfile.Counter profile; // null unless Kernel.profileOperations()
+  final FastForward fastForward;
 
   Interpreter(Kernel k, KernelCpu[] cpus, Tracer tracer) {
     this.k = k;
     this.cpus = cpus;
     this.tracer = tracer;
+    this.fastForward = new FastForward(k, this);
   }
 
   long opsExecuted() {
@@ -118,6 +120,33 @@ final class Interpreter implements CpuListener {
     return true;
   }
 
+  /**
+   * What a compute operation does at {@code f}, on top of {@code c}'s running context, when its
+   * segment cannot be run by {@link FastForward}: starts it, and ends it here if it ends inline,
+   * as the loop does after the operation.
+   */
+  void startCompute(KernelCpu c, ExecContext.Frame f, long ns) {
+    c.compute(f, ns, true);
+    if (c.cpu.segment() == Cpu.Segment.COMPUTE) {
+      endedInline(c);
+    }
+  }
+
+  /**
+   * One step of {@code c}'s interpreter at the current instant: the soft-lockup guard counts
+   * the steps taken without simulated time advancing.
+   */
+  void countStep(KernelCpu c) {
+    long now = k.now();
+    if (now != c.lockupNs) {
+      c.lockupNs = now;
+      c.stepsAtInstant = 0;
+    } else if (++c.stepsAtInstant > SOFT_LOCKUP_STEPS && k.debug.softLockup()) {
+      throw k.bug(c, "soft lockup", "cpu" + c.id + " ran " + SOFT_LOCKUP_STEPS
+          + " interpreter steps without simulated time advancing");
+    }
+  }
+
   /** A kick event of {@code c}: a spinner retries, an idle CPU looks at its queue again. */
   void kicked(KernelCpu c) {
     if (c.cpu.segment() == Cpu.Segment.SPIN) {
@@ -136,14 +165,7 @@ final class Interpreter implements CpuListener {
     int savedCpu = k.sched.enterCpu(c.id);
     try {
       while (c.cpu.segment() == Cpu.Segment.NONE) {
-        long now = k.now();
-        if (now != c.lockupNs) {
-          c.lockupNs = now;
-          c.stepsAtInstant = 0;
-        } else if (++c.stepsAtInstant > SOFT_LOCKUP_STEPS && k.debug.softLockup()) {
-          throw k.bug(c, "soft lockup", "cpu" + c.id + " ran " + SOFT_LOCKUP_STEPS
-              + " interpreter steps without simulated time advancing");
-        }
+        countStep(c);
         if (c.cpu.hasDeliverableInterrupt()) {
           k.interrupts.enterInterrupt(c, c.cpu.acceptInterrupt());
           continue;
@@ -195,6 +217,10 @@ final class Interpreter implements CpuListener {
   }
 
   private void frameFinished(KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+    if (f.iterationsLeft > 0 && f.whileCondition == null && f.path.fastForwardBody() != null
+        && fastForward.run(c, ctx, f)) {
+      return;
+    }
     if (f.iterationsLeft > 0 && f.path.site() != null
         && (f.whileCondition == null || f.whileCondition.test(c))) {
       f.iterationsLeft--;

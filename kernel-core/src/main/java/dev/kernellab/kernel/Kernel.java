@@ -380,9 +380,29 @@ public final class Kernel implements KernelView {
     return interpreter.operationProfile();
   }
 
-  /** Operations of kernel and user paths the interpreter has executed, all CPUs. */
+  /**
+   * Operations of kernel and user paths the interpreter has executed, all CPUs, one dispatch
+   * each; those fast-forwarded are counted apart ({@link #opsFastForwarded()}).
+   */
   public long opsExecuted() {
     return interpreter.opsExecuted();
+  }
+
+  /**
+   * Operations of loops run by fast-forward: the iterations that end before anything outside
+   * the CPU can act, run in one interpreter step with the same results (docs/performance.md).
+   */
+  public long opsFastForwarded() {
+    return interpreter.fastForward.opsRun();
+  }
+
+  /**
+   * Turns fast-forward on (the default) or off, for tests that compare the two; off, every
+   * operation goes through the interpreter's dispatch. The system property
+   * {@code kernellab.fastForward=false} turns it off for every kernel built.
+   */
+  public void setFastForward(boolean on) {
+    interpreter.fastForward.setOn(on);
   }
 
   /**

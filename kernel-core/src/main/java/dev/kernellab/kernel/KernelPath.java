@@ -42,6 +42,10 @@ public final class KernelPath implements PathView {
   private final Op[] ops;
   private final Site site; // for loop bodies: the site of the loop; null otherwise
   private final LatencyCause cause; // declared by the path's author; null for most paths
+  // FastForward's plans, decided here: as a loop body, and as a site hook; null if interpreted
+  private final byte[] fastForwardBody;
+  private final byte[] fastForwardHook;
+  private final byte[] fastForwardCall;
 
   private KernelPath(String file, String function, boolean user, Op[] ops, Site site, LatencyCause cause) {
     this.file = file;
@@ -50,6 +54,9 @@ public final class KernelPath implements PathView {
     this.ops = ops;
     this.site = site;
     this.cause = cause;
+    this.fastForwardCall = FastForward.callPlan(ops, site);
+    this.fastForwardBody = FastForward.bodyPlan(ops, site);
+    this.fastForwardHook = FastForward.hookPlan(ops);
   }
 
   /** Starts a kernel path modelling {@code function} in {@code file}. */
@@ -102,6 +109,18 @@ public final class KernelPath implements PathView {
 
   Op op(int i) {
     return ops[i];
+  }
+
+  byte[] fastForwardBody() {
+    return fastForwardBody;
+  }
+
+  byte[] fastForwardHook() {
+    return fastForwardHook;
+  }
+
+  byte[] fastForwardCall() {
+    return fastForwardCall;
   }
 
   /** The listing of the operations, one per line, loop bodies indented. */

@@ -80,6 +80,14 @@ final class LockOps {
       }
     }
 
+    /**
+     * True if the lock is free for this taker, so that the operation takes it in one step
+     * without spinning or nesting (for {@link FastForward}).
+     */
+    boolean takesAtOnce() {
+      return read ? lock.writerCpu < 0 : lock.writerCpu < 0 && lock.readers == 0;
+    }
+
     @Override
     String describe() {
       String verb = lock.isReaderWriter() ? (read ? "read_lock" : "write_lock") : "spin_lock";

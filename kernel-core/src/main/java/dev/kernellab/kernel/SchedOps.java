@@ -332,6 +332,14 @@ final class SchedOps {
       }
     }
 
+    /**
+     * Whether the call, reached at the given iteration, schedules: its tests, which change
+     * nothing, for {@link FastForward}.
+     */
+    boolean schedulesAt(Kernel k, KernelCpu c, long iterations) {
+      return (when == null || when.due(c, iterations)) && k.preemption.rescheduleAtCondResched(c, c.current);
+    }
+
     @Override
     String describe() {
       return description;

@@ -167,12 +167,15 @@ final class BenchCommand implements Callable<Integer> {
     Kernel k = c.kernel();
     k.profileOperations();
     long ops0 = k.opsExecuted();
+    long skipped0 = k.opsFastForwarded();
     OperationSampler.Samples samples = OperationSampler.run(k, e.durationNs());
     double simS = k.now() / 1e9;
     long ran = k.opsExecuted() - ops0;
     OperationProfile p = k.operationProfile();
     out.printf(Locale.ROOT, "%n  %s under %s: %,.0f operations per simulated second, %,d wall-time samples of %d ms%n",
         e.workload(), e.config(), ran / simS, samples.total(), OperationSampler.PERIOD.toMillis());
+    out.printf(Locale.ROOT, "  and %,.0f per simulated second run by fast-forward, in none of the tables below%n",
+        (k.opsFastForwarded() - skipped0) / simS);
     out.printf(Locale.ROOT, "  %-56s %14s %8s %8s%n", "operation", "ops/sim-s", "of ops", "of wall");
     for (OperationProfile.Count n : p.byKind()) {
       out.printf(Locale.ROOT, "  %-56s %,14.0f %7.1f%% %7.1f%%%n", n.name(), n.ops() / simS, 100.0 * n.ops() / Math.max(1, ran),

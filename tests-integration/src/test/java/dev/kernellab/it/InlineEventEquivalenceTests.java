@@ -7,6 +7,7 @@ import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.DebugChecks;
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
+import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.spi.PathView;
 import dev.kernellab.kernel.spi.SchedulerProvider;
 import dev.kernellab.kernel.spi.TaskView;
@@ -41,7 +42,12 @@ import org.junit.jupiter.api.Test;
  *       events every tracer gets, the anatomy, the results and the event count must match.
  * </ul>
  *
- * The shortcuts with no switch (a site's hook remembered per kernel, the lock breaks' counted
+ * Fast-forward (a loop's iterations that end before anything outside the CPU can act, run in
+ * one interpreter step, {@code Kernel.setFastForward}) runs in the third run and in none of the
+ * first two, since a tracer of every event turns it off; the second test runs the whole matrix
+ * of configurations and CPU counts with everything on, fast-forward on and off.
+ *
+ * <p>The shortcuts with no switch (a site's hook remembered per kernel, the lock breaks' counted
  * test without a division) run in all three and are checked by the results against the
  * README's {@code compare} output (and docs/patches.md's) and by {@code EveryNthProperties}.
  */
@@ -50,7 +56,7 @@ class InlineEventEquivalenceTests {
   static final long RUN_NS = 2_000_000_000L;
 
   record Outcome(long hash, long traced, long coarseHash, long coarseTraced, long events, long inline,
-      List<Object> result, long cpu0ComputeNs, String anatomy) {}
+      List<Object> result, long cpu0ComputeNs, String anatomy, String locks, long ops, long fastForwarded) {}
 
   /**
    * A digest of the events the kernel fires whatever tracers ask (switches, wake-ups,
@@ -116,7 +122,20 @@ class InlineEventEquivalenceTests {
   enum Shortcuts {
     NONE,
     ENGINE,
-    ALL
+    ALL,
+    /** ALL but fast-forward ({@code Kernel.setFastForward(false)}): every operation dispatched. */
+    ALL_BUT_FAST_FORWARD
+  }
+
+  /** Every lock's statistics: acquisitions, contentions, longest and total hold, the hold histogram. */
+  static String lockStatistics(Kernel24Paths paths) {
+    StringBuilder out = new StringBuilder();
+    for (SpinLock l : paths.locks().all()) {
+      out.append(l.name()).append(' ').append(l.acquisitions()).append(' ').append(l.contentions()).append(' ')
+          .append(l.maxHoldNs()).append(' ').append(l.totalHoldNs()).append(' ')
+          .append(Arrays.toString(l.holdHistogram())).append('\n');
+    }
+    return out.toString();
   }
 
   /** Every figure of a result, the distributions as their bucket counts. */
@@ -136,6 +155,10 @@ class InlineEventEquivalenceTests {
   }
 
   static Outcome run(String workload, String scheduler, String config, int cpus, Shortcuts shortcuts) {
+    return run(workload, scheduler, config, cpus, shortcuts, RUN_NS);
+  }
+
+  static Outcome run(String workload, String scheduler, String config, int cpus, Shortcuts shortcuts, long runNs) {
     Kernel24Paths paths = Kernel24Paths.withDefaults();
     KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor().withCpus(cpus), 3)
         .scheduler(SchedulerProvider.create(scheduler))
@@ -153,18 +176,20 @@ class InlineEventEquivalenceTests {
     CoarseDigest coarse = new CoarseDigest();
     b.tracer(coarse);
     TraceDigest trace = new TraceDigest();
-    if (shortcuts != Shortcuts.ALL) {
+    if (shortcuts == Shortcuts.NONE || shortcuts == Shortcuts.ENGINE) {
       b.tracer(trace); // takes every event: every detail is fired
     }
     Kernel k = b.build();
     k.machine().simulation().setInlineEvents(shortcuts != Shortcuts.NONE);
+    k.setFastForward(shortcuts != Shortcuts.ALL_BUT_FAST_FORWARD);
     run.start(k);
     // In slices, as the lab and the soak run it: a slice's end is a horizon the shortcut must respect.
-    for (long t = 500_000_000L; t <= RUN_NS; t += 500_000_000L) {
+    for (long t = 500_000_000L; t <= runNs; t += 500_000_000L) {
       k.run(t);
     }
     return new Outcome(trace.digest(), trace.events(), coarse.digest.digest(), coarse.digest.events(), k.eventsFired(),
-        k.eventsFiredInline(), figures(run.result(k)), k.machine().cpu(0).computeNs(), anatomy.worst().toString());
+        k.eventsFiredInline(), figures(run.result(k)), k.machine().cpu(0).computeNs(), anatomy.worst().toString(),
+        lockStatistics(paths), k.opsExecuted(), k.opsFastForwarded());
   }
 
   @Test
@@ -206,5 +231,49 @@ class InlineEventEquivalenceTests {
     });
     assertThat(inlineSeen[0]).as("the shortcut is taken").isPositive();
     assertThat(anatomies[0]).as("samples with a wait for the CPU are explained").isPositive();
+  }
+
+  /** Simulated time of each fast-forward cell: short, since the matrix has 72 cells of two runs. */
+  static final long FAST_FORWARD_RUN_NS = 1_000_000_000L;
+
+  /**
+   * Fast-forward changes nothing: every workload under vanilla, preempt, lowlat and
+   * preempt+lowlat on 1, 2 and 4 CPUs gives, with it on and off (the engine's other shortcuts
+   * on both times, no tracer of every event so that nothing turns it off), the same digest of
+   * the events every tracer gets, the same results, event count, compute time, lock
+   * statistics and anatomy; and the operations it runs are the ones the interpreter no longer
+   * dispatches, one for one.
+   */
+  @Test
+  void fastForwardGivesTheSameTraceResultsLocksAndAnatomyOnEveryConfigurationAndCpuCount() {
+    List<String> cells = new ArrayList<>();
+    for (String w : Workloads.names()) {
+      for (String c : List.of("vanilla", "preempt", "lowlat", "preempt+lowlat")) {
+        for (int cpus : List.of(1, 2, 4)) {
+          cells.add(w + " goodness " + c + " " + cpus);
+        }
+      }
+    }
+    long[] fastForwarded = {0};
+    cells.parallelStream().forEach(cell -> {
+      String[] x = cell.split(" ");
+      int cpus = Integer.parseInt(x[3]);
+      Outcome off = run(x[0], x[1], x[2], cpus, Shortcuts.ALL_BUT_FAST_FORWARD, FAST_FORWARD_RUN_NS);
+      Outcome on = run(x[0], x[1], x[2], cpus, Shortcuts.ALL, FAST_FORWARD_RUN_NS);
+      assertThat(off.fastForwarded()).as(cell).isZero();
+      assertThat(on.coarseTraced()).as(cell).isEqualTo(off.coarseTraced()).isPositive();
+      assertThat(on.coarseHash()).as(cell).isEqualTo(off.coarseHash());
+      assertThat(on.events()).as(cell).isEqualTo(off.events());
+      assertThat(on.inline()).as(cell).isEqualTo(off.inline());
+      assertThat(on.result()).as(cell).isEqualTo(off.result());
+      assertThat(on.cpu0ComputeNs()).as(cell).isEqualTo(off.cpu0ComputeNs());
+      assertThat(on.locks()).as(cell).isEqualTo(off.locks());
+      assertThat(on.anatomy()).as(cell).isEqualTo(off.anatomy());
+      assertThat(on.ops() + on.fastForwarded()).as(cell + ": every operation run once").isEqualTo(off.ops());
+      synchronized (fastForwarded) {
+        fastForwarded[0] += on.fastForwarded();
+      }
+    });
+    assertThat(fastForwarded[0]).as("fast-forward is taken").isPositive();
   }
 }

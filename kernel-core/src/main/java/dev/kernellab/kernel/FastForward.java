@@ -1,0 +1,448 @@
+package dev.kernellab.kernel;
+
+import dev.kernellab.hw.Cpu;
+import dev.kernellab.kernel.spi.Site;
+
+/**
+ * Fast-forward between events: the iterations of a loop that run before anything outside the
+ * CPU can act are run by one interpreter step, without the interpreter's round per operation,
+ * with the same clock, events, counters, lock statistics and random draws as operation by
+ * operation.
+ *
+ * <p>Not a kernel function: an engine shortcut of the interpreter, like the inline segment
+ * ends of {@link Cpu#finishInlineCompute()}.
+ */
+final class FastForward {
+
+  /*
+   * Implementation overview
+   *
+   * Why it is exact. Inside the inline window (Cpu.computeInline: started from a segment-end
+   * handler, nothing armed before the segment's end, no interrupt deliverable) no event fires, so
+   * no other CPU, device or timer runs: what this CPU does depends only on its own state and
+   * its own random stream. The runner does what the interpreter's loop does, operation by
+   * operation, in the same order and at the same simulated instants: each compute moves the
+   * clock and counts its event exactly as a segment that ends inline does (Cpu.computeInline),
+   * so a lock taken or released, a preempt count changed or an effect run sees the instant it
+   * sees today, and a drawn length is drawn at the same point of the stream. What it leaves
+   * out is the interpreter's dispatch: the frame per hook call, the segment started and ended,
+   * the checks that cannot fire (see below).
+   *
+   * Which loops. Decided when a path is built (plan): a loop body whose operations are all
+   * compute, spin_lock / spin_unlock in every form (and the rwlock forms, lock_kernel and
+   * unlock_kernel), the interrupt flag, preempt count and bottom-half operations, cond_resched,
+   * a lock break, an effect, might_sleep or a site point, or a call (or a guarded call) of a
+   * function whose operations are all of these, with at least one compute (an iteration takes
+   * time); a site hook whose operations are compute of a fixed length, cond_resched or a lock
+   * break (the patches' reschedule points). A loop inside is entered as the interpreter enters
+   * it (its count drawn or worked out) and run the same way if its body qualifies; else the
+   * runner stops there. Anything else (an Operation, a sleep, a wake-up, a fault, schedule(),
+   * a while loop's guard) keeps the loop interpreted. A body of
+   * one fixed compute and no hook is left to the interpreter's own batch (FlowOps.Compute),
+   * cheaper still. What might_sleep and a point push is the kernel's (a patch's hook): run if
+   * its path qualifies as a called function, else the runner stops there.
+   *
+   * Stopping exactly. Before each operation the runner checks what the interpreter's loop
+   * would check (a deliverable interrupt, a tracer that wants per-operation detail on this
+   * CPU) and, for the tests that decide to leave the straight path (a lock break or
+   * cond_resched that is due, a lock that is held, a compute that does not fit the window), it
+   * asks the same pure question the operation asks (CondReschedLock.When and the
+   * PreemptionModel's answers change no state). If the answer leaves the straight path, it
+   * stops before the operation, with the frames as the interpreter has them at that point (a
+   * hook's frame pushed at its operation), and the interpreter runs the operation itself: the
+   * compute that straddles the window's end is started as a segment and an interrupt splits
+   * it where it does today. After an operation that runs the kernel's own code (a lock
+   * operation, an effect) it checks what that code may have changed (a frame pushed, the
+   * context or task switched, a segment started) and stops the same way. The soft-lockup
+   * guard counts the same steps.
+   */
+
+  static final byte COMPUTE = 1;
+  static final byte BREAK = 2;
+  static final byte COND_RESCHED = 3;
+  static final byte ACQUIRE = 4;
+  static final byte RELEASE = 5;
+  static final byte EFFECT = 6;
+  static final byte CALL = 7;
+  static final byte STEP = 8;
+  static final byte LOOP = 9;
+
+  private final Kernel k;
+  private final Interpreter interpreter;
+  private boolean on = !"false".equals(System.getProperty("kernellab.fastForward"));
+  private long ops; // operations run by the runner (not counted in Interpreter.opsExecuted)
+
+  FastForward(Kernel k, Interpreter interpreter) {
+    this.k = k;
+    this.interpreter = interpreter;
+  }
+
+  void setOn(boolean on) {
+    this.on = on;
+  }
+
+  boolean isOn() {
+    return on;
+  }
+
+  long opsRun() {
+    return ops;
+  }
+
+  /**
+   * The plan of a loop body (one code per operation), or null if the loop is interpreted: see
+   * the implementation overview for which bodies qualify.
+   */
+  static byte[] bodyPlan(Op[] ops, Site site) {
+    if (site == null || ops.length == 0) {
+      return null;
+    }
+    byte[] plan = straight(ops);
+    if (plan == null) {
+      return null;
+    }
+    for (byte code : plan) {
+      if (code == COMPUTE) {
+        return plan;
+      }
+    }
+    return null; // an iteration that may take no time stays interpreted
+  }
+
+  /**
+   * The plan of a path a qualifying body calls (a function, not a loop body), or null if a body
+   * that calls it is interpreted.
+   */
+  static byte[] callPlan(Op[] ops, Site site) {
+    return site == null ? straight(ops) : null;
+  }
+
+  /** One code per operation if each is one the runner runs, else null. */
+  private static byte[] straight(Op[] ops) {
+    byte[] plan = new byte[ops.length];
+    for (int i = 0; i < ops.length; i++) {
+      Op op = ops[i];
+      if (op instanceof FlowOps.Compute) {
+        plan[i] = COMPUTE;
+      } else if (op instanceof CondReschedLock.Break) {
+        plan[i] = BREAK;
+      } else if (op instanceof SchedOps.CondResched) {
+        plan[i] = COND_RESCHED;
+      } else if (op instanceof LockOps.Acquire) {
+        plan[i] = ACQUIRE;
+      } else if (op instanceof LockOps.Release) {
+        plan[i] = RELEASE;
+      } else if (op instanceof FlowOps.Effect) {
+        plan[i] = EFFECT;
+      } else if (op instanceof IrqOps.IrqDisable || op instanceof IrqOps.IrqEnable || op instanceof IrqOps.IrqSave
+          || op instanceof IrqOps.IrqRestore || op instanceof IrqOps.PreemptDisable
+          || op instanceof IrqOps.PreemptEnable || op instanceof IrqOps.BhDisable || op instanceof IrqOps.BhEnable
+          || op instanceof LockOps.LockKernel || op instanceof LockOps.UnlockKernel) {
+        plan[i] = STEP;
+      } else if (op instanceof FlowOps.Call call && call.target.fastForwardCall() != null) {
+        plan[i] = CALL;
+      } else if (op instanceof FlowOps.CallIf call && call.target.fastForwardCall() != null
+          && (call.otherwise == null || call.otherwise.fastForwardCall() != null)) {
+        plan[i] = CALL;
+      } else if (op instanceof FlowOps.Loop) {
+        plan[i] = LOOP; // its body is run if it qualifies, else the runner stops where it starts
+      } else if (op instanceof FlowOps.MightSleep || op instanceof FlowOps.Point) {
+        plan[i] = CALL; // what a patch hooked there is looked at when it is pushed
+      } else {
+        return null;
+      }
+    }
+    return plan;
+  }
+
+  /** The plan of a site hook, or null if a loop with this hook is interpreted. */
+  static byte[] hookPlan(Op[] ops) {
+    byte[] plan = new byte[ops.length];
+    for (int i = 0; i < ops.length; i++) {
+      Op op = ops[i];
+      if (op instanceof FlowOps.Compute c && c.length instanceof Distribution.Fixed) {
+        plan[i] = COMPUTE;
+      } else if (op instanceof CondReschedLock.Break) {
+        plan[i] = BREAK;
+      } else if (op instanceof SchedOps.CondResched) {
+        plan[i] = COND_RESCHED;
+      } else {
+        return null;
+      }
+    }
+    return plan;
+  }
+
+  /**
+   * True if a tracer wants per-operation detail on {@code c} now: paths, locks, the preempt
+   * count. (The exits of loop bodies with interrupts off do not stop it: the runner never ends
+   * a loop body's frame, and a hook is no loop body.)
+   */
+  private static boolean detailWanted(KernelCpu c) {
+    return (c.pathTracers | c.lockTracers | c.preemptTracers) != 0;
+  }
+
+  /**
+   * Called by the interpreter where the loop body of {@code f} has ended and another iteration
+   * is to start ({@code f.iterationsLeft > 0}, no while guard), after it counted that step.
+   * Runs iterations for as long as they stay on the straight path and inside the window, and
+   * returns true with the frames where the interpreter would have them; false, changing
+   * nothing, if it ran nothing (the interpreter starts the iteration itself).
+   */
+  boolean run(KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+    byte[] plan = f.path.fastForwardBody();
+    KernelPath hook = f.siteHook;
+    byte[] hookPlan = hook == null ? null : hook.fastForwardHook();
+    if (!on || plan == null || (hook != null && (hookPlan == null || hook.site() != null)) || detailWanted(c)
+        || c.cpu.inlineComputeUntil() == Long.MIN_VALUE) {
+      return false;
+    }
+    if (hook == null && plan.length == 1 && plan[0] == COMPUTE
+        && ((FlowOps.Compute) f.path.op(0)).length instanceof Distribution.Fixed) {
+      return false; // one fixed compute and nothing between iterations: the interpreter's batch runs it as one segment
+    }
+    boolean first = true;
+    while (true) {
+      if (!first) {
+        // the body's end, where the interpreter counts a step and starts the next iteration
+        if (f.iterationsLeft == 0 || detailWanted(c) || c.cpu.hasDeliverableInterrupt()) {
+          return true;
+        }
+        interpreter.countStep(c);
+      }
+      first = false;
+      if (!iterate(c, ctx, f, plan)) {
+        return true;
+      }
+    }
+  }
+
+  /**
+   * The next iteration of the loop body on top, {@code f} (at its end, with iterations left):
+   * what the interpreter does to start it, the hook between iterations, then the body. True
+   * at the body's end, false where something left the straight path.
+   */
+  private boolean iterate(KernelCpu c, ExecContext ctx, ExecContext.Frame f, byte[] plan) {
+    KernelPath hook = f.siteHook;
+    long hookIteration = f.iteration;
+    f.iterationsLeft--;
+    f.iteration++;
+    f.pc = 0;
+    f.phase = 0;
+    if (hook != null) {
+      byte[] hookPlan = hook.site() == null ? hook.fastForwardHook() : null;
+      if (hookPlan == null) {
+        pushHook(ctx, hook, hookIteration, 0);
+        return false;
+      }
+      if (!runHook(c, ctx, hook, hookPlan, hookIteration)) {
+        return false;
+      }
+      interpreter.countStep(c); // the hook's frame ends and is popped
+      c.exitedLoopIterations = 0;
+    }
+    return runFrame(c, ctx, f, plan);
+  }
+
+  /**
+   * A loop entered inside a stretch the runner runs, its body's frame {@code b} just pushed:
+   * every iteration and the loop's end, or false where something left the straight path.
+   */
+  private boolean runLoop(KernelCpu c, ExecContext ctx, ExecContext.Frame b) {
+    byte[] plan = b.path.fastForwardBody();
+    if (plan == null || b.whileCondition != null) {
+      return false;
+    }
+    if (b.siteHook == null && plan.length == 1 && plan[0] == COMPUTE
+        && ((FlowOps.Compute) b.path.op(0)).length instanceof Distribution.Fixed) {
+      return false; // the interpreter's batch
+    }
+    if (!runFrame(c, ctx, b, plan)) {
+      return false;
+    }
+    while (true) {
+      if (detailWanted(c) || c.cpu.hasDeliverableInterrupt()) {
+        return false;
+      }
+      if (b.iterationsLeft > 0) {
+        interpreter.countStep(c);
+        if (!iterate(c, ctx, b, plan)) {
+          return false;
+        }
+        continue;
+      }
+      if (c.irqsOffLoopTracers != 0 && !c.cpu.interruptsEnabled()) {
+        return false; // a tracer wants this exit: the interpreter ends the loop
+      }
+      interpreter.countStep(c); // the loop ends: its body's frame is popped
+      c.exitedLoopIterations = b.iteration + 1;
+      ctx.pop();
+      return true;
+    }
+  }
+
+  /**
+   * The hook's operations with its frame not pushed; where one leaves the straight path the
+   * frame is pushed at it and false returned.
+   */
+  private boolean runHook(KernelCpu c, ExecContext ctx, KernelPath hook, byte[] plan, long hookIteration) {
+    for (int j = 0; j < plan.length; j++) {
+      if (c.cpu.hasDeliverableInterrupt()) {
+        pushHook(ctx, hook, hookIteration, j);
+        return false;
+      }
+      Op op = hook.op(j);
+      switch (plan[j]) {
+        case COMPUTE -> {
+          long ns = ((FlowOps.Compute) op).length.sample(null);
+          interpreter.countStep(c);
+          ops++;
+          if (ns > 0 && !c.cpu.computeInline(ns)) {
+            ExecContext.Frame h = pushHook(ctx, hook, hookIteration, j);
+            h.entered = true;
+            interpreter.startCompute(c, h, ns);
+            return false;
+          }
+        }
+        case BREAK -> {
+          if (((CondReschedLock.Break) op).dueAt(c, hookIteration + 1)) {
+            pushHook(ctx, hook, hookIteration, j);
+            return false;
+          }
+          interpreter.countStep(c);
+          ops++;
+        }
+        case COND_RESCHED -> {
+          if (((SchedOps.CondResched) op).schedulesAt(k, c, hookIteration + 1)) {
+            pushHook(ctx, hook, hookIteration, j);
+            return false;
+          }
+          interpreter.countStep(c);
+          ops++;
+        }
+        default -> throw new IllegalStateException("hook plan code " + plan[j]);
+      }
+    }
+    return true;
+  }
+
+  private static ExecContext.Frame pushHook(ExecContext ctx, KernelPath hook, long hookIteration, int pc) {
+    ExecContext.Frame h = ctx.push(hook, false);
+    h.iteration = hookIteration;
+    h.pc = pc;
+    h.entered = pc > 0; // marked at its first operation, as the interpreter does
+    return h;
+  }
+
+  /**
+   * The operations of the frame on top, {@code f} (a loop body's, from its first, or a called
+   * path's); true at its end, false where one left the straight path (the frames as the
+   * interpreter has them there).
+   */
+  private boolean runFrame(KernelCpu c, ExecContext ctx, ExecContext.Frame f, byte[] plan) {
+    KernelPath body = f.path;
+    Cpu cpu = c.cpu;
+    while (f.pc < plan.length) {
+      if (cpu.hasDeliverableInterrupt()) {
+        return false; // taken by the interpreter before the operation, as always
+      }
+      f.entered = true; // as the interpreter marks it (no tracer wants the path's entry now)
+      Op op = body.op(f.pc);
+      switch (plan[f.pc]) {
+        case COMPUTE -> {
+          interpreter.countStep(c);
+          ops++;
+          long ns = ((FlowOps.Compute) op).length.sample(c.random(ctx));
+          if (ns <= 0) {
+            f.advance();
+          } else if (cpu.computeInline(ns)) {
+            f.advance();
+          } else {
+            interpreter.startCompute(c, f, ns);
+            return false;
+          }
+        }
+        case BREAK -> {
+          if (((CondReschedLock.Break) op).dueAt(c, f.iteration + 1)) {
+            return false;
+          }
+          interpreter.countStep(c);
+          ops++;
+          f.advance();
+        }
+        case COND_RESCHED -> {
+          if (((SchedOps.CondResched) op).schedulesAt(k, c, f.iteration + 1)) {
+            return false;
+          }
+          interpreter.countStep(c);
+          ops++;
+          f.advance();
+        }
+        case ACQUIRE, RELEASE, EFFECT, STEP -> {
+          if (plan[f.pc] == ACQUIRE && !((LockOps.Acquire) op).takesAtOnce()) {
+            return false; // it spins or nests: left to the interpreter
+          }
+          // The kernel's own code, step by step as the interpreter runs an operation of several
+          // phases (an unlock, then the interrupt flag); after each, what it may have changed.
+          int pc = f.pc;
+          while (true) {
+            interpreter.countStep(c);
+            ops++;
+            op.exec(k, c, ctx, f);
+            if (c.top() != ctx || ctx.top() != f || cpu.segment() != Cpu.Segment.NONE || detailWanted(c)) {
+              return false;
+            }
+            if (f.pc != pc) {
+              break;
+            }
+            if (cpu.hasDeliverableInterrupt()) {
+              return false;
+            }
+          }
+        }
+        case CALL -> {
+          interpreter.countStep(c);
+          ops++;
+          int depth = ctx.depth;
+          op.exec(k, c, ctx, f); // the guard, if any, runs here as it would in the interpreter
+          if (c.top() != ctx || cpu.segment() != Cpu.Segment.NONE || detailWanted(c)) {
+            return false;
+          }
+          if (ctx.depth == depth + 1) {
+            ExecContext.Frame g = ctx.top();
+            byte[] called = g.path.fastForwardCall();
+            if (called == null || !runFrame(c, ctx, g, called)) {
+              return false;
+            }
+            if (cpu.hasDeliverableInterrupt()) {
+              return false; // the interpreter takes it, then ends the called frame
+            }
+            interpreter.countStep(c); // the called path ends: its frame is popped
+            c.exitedLoopIterations = 0;
+            ctx.pop();
+          } else if (ctx.depth != depth) {
+            return false;
+          }
+        }
+        case LOOP -> {
+          interpreter.countStep(c);
+          ops++;
+          int depth = ctx.depth;
+          op.exec(k, c, ctx, f); // the count is drawn or worked out here, as in the interpreter
+          if (c.top() != ctx || cpu.segment() != Cpu.Segment.NONE || detailWanted(c)) {
+            return false;
+          }
+          if (ctx.depth == depth + 1) {
+            if (!runLoop(c, ctx, ctx.top())) {
+              return false;
+            }
+          } else if (ctx.depth != depth) {
+            return false;
+          }
+        }
+        default -> throw new IllegalStateException("body plan code " + plan[f.pc]);
+      }
+    }
+    return true;
+  }
+}

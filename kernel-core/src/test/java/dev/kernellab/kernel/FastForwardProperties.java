@@ -1,0 +1,256 @@
+package dev.kernellab.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+
+import dev.kernellab.hw.MachineSpec;
+import dev.kernellab.hw.Rtc;
+import dev.kernellab.hw.sim.Event;
+import dev.kernellab.kernel.spi.Site;
+import dev.kernellab.kernel.spi.TaskView;
+import dev.kernellab.kernel.spi.Tracer;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fast-forward changes nothing, over random loop bodies and loads: a task runs a system call
+ * whose loop body is decoded from a list of ints (fixed and drawn computes, a plain lock
+ * around part of the body, cond_resched, lock breaks on a count or on need_resched, effects
+ * that draw from the task's stream and record the instant and the iteration, and now and then
+ * an operation that keeps the loop interpreted), with or without a cond_resched hooked between
+ * iterations; a second task sleeps and wakes (need_resched turns true in the middle of the
+ * walk: it is SCHED_FIFO), device interrupts arrive at random instants, on one or two CPUs (the second runs the
+ * same walk: the lock is contended). With fast-forward on and off: the same digest of every
+ * event every tracer gets, the same effect records, lock statistics, event count and compute
+ * time; and fast-forward ran at all over the sample.
+ */
+class FastForwardProperties {
+
+  private static final long US = 1_000;
+  private static final Site WALK = new Site("test/ff.c", "walk_call", "walk");
+
+  /** What a run gives. */
+  record Outcome(long digest, long traced, List<Long> records, String locks, long events, long computeNs, long ops,
+      long fastForwarded) {}
+
+  /** The events every tracer gets (no detail event: none is asked for, so fast-forward may run). */
+  static final class Coarse implements Tracer {
+    final Digest digest = new Digest();
+
+    @Override
+    public void interest(dev.kernellab.kernel.spi.TraceInterest mine) {
+      for (dev.kernellab.kernel.spi.TraceInterest.Detail d : dev.kernellab.kernel.spi.TraceInterest.Detail.values()) {
+        mine.dropEverywhere(d);
+      }
+    }
+
+    @Override
+    public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
+      digest.schedSwitch(now, cpu, prev, next);
+    }
+
+    @Override
+    public void schedWakeup(long now, int cpu, TaskView task) {
+      digest.schedWakeup(now, cpu, task);
+    }
+
+    @Override
+    public void irqEntry(long now, int cpu, int vector) {
+      digest.irqEntry(now, cpu, vector);
+    }
+
+    @Override
+    public void irqExit(long now, int cpu, int vector) {
+      digest.irqExit(now, cpu, vector);
+    }
+  }
+
+  /** A running hash of events (testkit's TraceDigest is above kernel-core). */
+  static final class Digest {
+    private long hash = 17;
+    private long events;
+
+    private void add(Object... parts) {
+      hash = hash * 1_000_003L + java.util.Arrays.deepHashCode(parts);
+      events++;
+    }
+
+    void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
+      add("switch", now, cpu, prev.comm(), prev.state(), next.comm());
+    }
+
+    void schedWakeup(long now, int cpu, TaskView task) {
+      add("wakeup", now, cpu, task.comm());
+    }
+
+    void irqEntry(long now, int cpu, int vector) {
+      add("irq", now, cpu, vector);
+    }
+
+    void irqExit(long now, int cpu, int vector) {
+      add("iret", now, cpu, vector);
+    }
+
+    long digest() {
+      return hash;
+    }
+
+    long events() {
+      return events;
+    }
+  }
+
+  // Tokens (mod 12): 0 compute(t us), 1 compute(uniform 1..20 us, drawn), 2 cond_resched,
+  // 3 lock break on need_resched, 4 lock break every 7th iteration and on need_resched,
+  // 5 an effect that draws and records, 6 lock a region (closed at the end of the body), 7 an
+  // effect that records only, 8 compute(0), 9 a preempt_disable/enable pair, an irq pair, or
+  // spin_lock_irqsave/unlock_irqrestore then a bh pair,
+  // 10 a call of a function that locks, draws and records, 11 the same call behind a guard
+  // that counts its calls, else another function, 12 a loop inside of 0 to 3 iterations.
+  static Outcome run(List<Integer> tokens, int loadSeed, boolean fastForward) {
+    SpinLock lock = SpinLock.spin("walk_lock");
+    SpinLock outer = SpinLock.spin("outer_lock");
+    List<Long> records = new ArrayList<>();
+    int cpus = 1 + (loadSeed & 1);
+    boolean hooked = (loadSeed & 2) != 0;
+    long iterations = 50 + (loadSeed >>> 2) % 400;
+    // The walk holds outer_lock around the loop when its body breaks it (cond_resched then
+    // breaks it too, as it may not schedule with a lock held); the inner lock covers only
+    // computes and effects (it is dropped before a reschedule point).
+    boolean breaks = tokens.stream().anyMatch(t -> t % 13 == 3 || t % 13 == 4);
+    SpinLock calleeLock = SpinLock.spin("callee_lock");
+    SpinLock irqLock = SpinLock.spin("irq_lock");
+    long[] guardCalls = {0};
+    int[] inner = {0};
+    KernelPath callee = KernelPath.path("test/ff.c", "callee")
+        .compute(2 * US)
+        .spinLock(calleeLock)
+        .effect("record", c -> records.add(c.now() * 13 + c.runningPath().function().length()))
+        .compute(Distribution.uniform(0, 3 * US))
+        .spinUnlock(calleeLock)
+        .build();
+    KernelPath other = KernelPath.path("test/ff.c", "other").compute(US).build();
+    KernelPath.Builder walkBuilder = KernelPath.path("test/ff.c", "walk_call");
+    if (breaks) {
+      walkBuilder.spinLock(outer);
+    }
+    walkBuilder.loop(WALK, iterations, body -> {
+          boolean locked = false;
+          for (int t : tokens) {
+            int code = t % 13;
+            long arg = 1 + (t / 10) % 20;
+            if (locked && code >= 9 || locked && (code == 2 || code == 3 || code == 4)) {
+              body.spinUnlock(lock);
+              locked = false;
+            }
+            switch (code) {
+              case 0 -> body.compute(arg * US);
+              case 1 -> body.compute(Distribution.uniform(US, 20 * US));
+              case 2 -> {
+                if (breaks) {
+                  body.condReschedLock(outer, US);
+                } else {
+                  body.condResched();
+                }
+              }
+              case 3 -> body.condReschedLock(outer, 0);
+              case 4 -> body.condReschedLock("break every 7", List.of(outer),
+                  CondReschedLock.When.every(7).and(CondReschedLock.When.needResched()),
+                  CondReschedLock.Then.SCHEDULE, 2 * US);
+              case 5 -> body.effect("draw and record", c -> records.add(c.now() * 31 + c.sample(Distribution.uniform(0, 99))));
+              case 6 -> {
+                if (!locked) {
+                  body.spinLock(lock);
+                  locked = true;
+                }
+              }
+              case 7 -> body.effect("record", c -> records.add(c.now() * 17 + c.loopIndex()));
+              case 8 -> body.compute(0);
+              case 9 -> {
+                switch ((int) (arg % 3)) {
+                  case 0 -> body.preemptDisable().compute(US).preemptEnable();
+                  case 1 -> body.localIrqDisable().compute(3 * US).localIrqEnable();
+                  default -> body.spinLockIrqSave(irqLock).compute(2 * US).spinUnlockIrqRestore(irqLock)
+                      .localBhDisable().compute(US).localBhEnable();
+                }
+              }
+              case 10 -> body.call(callee);
+              case 11 -> body.callIfElse("guard", c -> ++guardCalls[0] % 3 != 0, callee, other);
+              default -> body.loop(new Site("test/ff.c", "walk_call", "inner" + inner[0]++), Distribution.uniform(0, 3),
+                  in -> in.compute(arg * US).effect("record", c -> records.add(c.now() * 7 + c.loopIndex())));
+            }
+          }
+          if (locked) {
+            body.spinUnlock(lock);
+          }
+          body.compute(US); // every iteration takes time
+        });
+    if (breaks) {
+      walkBuilder.spinUnlock(outer);
+    }
+    KernelPath walk = walkBuilder.build();
+    KernelPath walker = KernelPath.userProgram("walker")
+        .loop("calls", Long.MAX_VALUE, p -> p.syscall(walk).compute(50 * US))
+        .build();
+    KernelPath sleeper = KernelPath.userProgram("sleeper")
+        .loop("naps", Long.MAX_VALUE, p -> p.syscall(KernelPath.path("test/ff.c", "nap")
+            .sleepFor(Distribution.uniform(100 * US, 3_000 * US)).build()).compute(20 * US))
+        .build();
+    KernelPath handler = KernelPath.path("drivers/test/dev.c", "dev_interrupt").compute(5 * US).build();
+    Coarse coarse = new Coarse();
+    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor().withCpus(cpus), loadSeed)
+        .scheduler(new SimpleRoundRobinScheduler())
+        .requestIrq(Rtc.IRQ, "dev", handler, true)
+        .task(TaskSpec.user("walker", walker))
+        .task(TaskSpec.user("sleeper", sleeper).fifo(50))
+        .debugChecks(new DebugChecks(true, true, true, true, false, true, true))
+        .tracer(coarse);
+    if (cpus > 1) {
+      b.task(TaskSpec.user("walker2", walker));
+    }
+    if (hooked) {
+      b.patch(breaks ? SiteHookPatch.lockBreak(WALK, outer) : SiteHookPatch.condResched(WALK));
+    }
+    Kernel k = b.build();
+    k.setFastForward(fastForward);
+    java.util.SplittableRandom irqs = new java.util.SplittableRandom(loadSeed);
+    for (int i = 0; i < 40; i++) {
+      k.machine().simulation().schedule(
+          new Event("dev.assert" + i, now -> k.machine().ioApic().assertLine(Rtc.IRQ)), irqs.nextLong(1, 40_000_000));
+    }
+    for (long t = 10_000_000; t <= 40_000_000; t += 10_000_000) {
+      k.run(t);
+    }
+    return new Outcome(coarse.digest.digest(), coarse.digest.events(), records,
+        lock + " " + lock.acquisitions() + " " + lock.contentions() + " " + lock.maxHoldNs() + " " + lock.totalHoldNs()
+            + java.util.Arrays.toString(lock.holdHistogram()) + " " + outer.acquisitions() + " " + outer.maxHoldNs() + " "
+            + outer.totalHoldNs() + java.util.Arrays.toString(outer.holdHistogram()) + " " + calleeLock.acquisitions() + " "
+            + calleeLock.totalHoldNs() + " " + irqLock.acquisitions() + " " + irqLock.totalHoldNs() + " "
+            + irqLock.maxHoldNs(),
+        k.eventsFired(), k.machine().cpu(0).computeNs(), k.opsExecuted(), k.opsFastForwarded());
+  }
+
+  @Test
+  void randomLoopBodiesAndLoadsGiveTheSameRunWithFastForwardOnAndOff() {
+    long[] fastForwarded = {0};
+    qt().withExamples(40).withShrinkCycles(50)
+        .forAll(lists().of(integers().between(0, 259)).ofSizeBetween(1, 8), integers().between(0, 1 << 12))
+        .checkAssert((tokens, seed) -> {
+          Outcome off = run(tokens, seed, false);
+          Outcome on = run(tokens, seed, true);
+          assertThat(off.fastForwarded()).isZero();
+          assertThat(on.traced()).isEqualTo(off.traced()).isPositive();
+          assertThat(on.digest()).isEqualTo(off.digest());
+          assertThat(on.records()).isEqualTo(off.records());
+          assertThat(on.locks()).isEqualTo(off.locks());
+          assertThat(on.events()).isEqualTo(off.events());
+          assertThat(on.computeNs()).isEqualTo(off.computeNs());
+          assertThat(on.ops() + on.fastForwarded()).isEqualTo(off.ops());
+          fastForwarded[0] += on.fastForwarded();
+        });
+    assertThat(fastForwarded[0]).as("fast-forward ran").isPositive();
+  }
+}
