@@ -69,6 +69,19 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
    * longest holder's. The cause of an interrupt latency is the interrupts-off stretch that
    * covered the assertion, if one did.
    *
+   * Where the probe's line is threaded (KernelView.irqThread), the hard interrupt wakes the
+   * line's thread at tw, the thread is switched in at ts, and its handler wakes the probe:
+   *
+   *     S -- e ------ tw ------------------ ts -------- w ---- s ---- E
+   *          handler   wait for the handler  handler     wait   switch
+   *                    thread                thread
+   *
+   * The thread is followed as a probe task is (relayWakeAt, relaySwitchAt, relayLedger, on the
+   * CPU it was woken for; a switch-in elsewhere on SMP still ends the wait, whose holders are
+   * those of the CPU it waited for). Its cycle is copied when it wakes a probe task, so a later
+   * interrupt's cycle cannot replace it before that task's sample. A waiter that joins a CPU
+   * others already wait for first closes the CPU's current stretch, which is theirs.
+   *
    * Only the stretches of a CPU a probe waits for go to a ledger, so the per-stretch events
    * (paths entered and left, locks, preempt count changes) are asked for on a CPU only while a
    * probe waits for it (TraceInterest, raised at the wake-up, dropped when the last waiter
@@ -371,6 +384,9 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     wakeEntryAssert[i] = lastEntryAssert;
     wakeEntryOff[i].copy(lastEntryOff);
     int c = task.cpu();
+    if (waiters[c] > 0) {
+      account(now, c); // the stretch so far is the other waiters'; this task's starts now
+    }
     waitCpu[i] = c;
     ledger[i].clear();
     if (waiters[c]++ == 0) {
@@ -391,6 +407,9 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     relaySwitchAt = -1;
     relayLedger.clear();
     relayCpu = task.cpu();
+    if (waiters[relayCpu] > 0) {
+      account(now, relayCpu); // the stretch so far is the other waiters'; the thread's starts now
+    }
     if (waiters[relayCpu]++ == 0) {
       stretch[relayCpu].start(now, kernel.cpu(relayCpu));
       wantStretches(relayCpu);
@@ -494,7 +513,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   }
 
   private SampleAnatomy anatomy(int i, long start, long end, int cpu) {
-    List<Segment> parts = new ArrayList<>(5);
+    List<Segment> parts = new ArrayList<>(7);
     long e;
     boolean woke;
     if (spec.start() == ProbeSpec.Start.TIMER_EXPIRY) {

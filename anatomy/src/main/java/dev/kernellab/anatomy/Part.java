@@ -26,7 +26,10 @@ public enum Part {
    * {@code irq/N} thread waited for it. Only where the line is threaded.
    */
   WAIT_FOR_HANDLER_THREAD,
-  /** From the switch to the handler thread to the probe's wake-up: the driver, in its thread. */
+  /**
+   * From the switch to the handler thread to the probe's wake-up: the driver, in its thread,
+   * with whatever interrupted or preempted the thread meanwhile.
+   */
   HANDLER_THREAD,
   /** From the wake-up to the switch to the probe: what held the CPU. */
   WAIT_FOR_CPU,

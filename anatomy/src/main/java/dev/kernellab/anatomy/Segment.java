@@ -10,7 +10,7 @@ import java.util.Objects;
  * @param part which part
  * @param ns its length
  * @param cause why it took that long: for a wait, the cause of its longest holder
- * @param holders for {@link Part#WAIT_FOR_CPU}: what held the CPU, in the order each first held
+ * @param holders for {@link Part#WAIT_FOR_CPU} and {@link Part#WAIT_FOR_HANDLER_THREAD}: what held the CPU, in the order each first held
  *     it, adding up to {@code ns} exactly; empty for the other parts and for a wait nothing held
  */
 public record Segment(Part part, long ns, Cause cause, List<Cause.Holding> holders) {

@@ -69,8 +69,19 @@ final class FastForward {
 
   private final Kernel k;
   private final Interpreter interpreter;
-  private boolean on = !"false".equals(System.getProperty("kernellab.fastForward"));
+  private boolean on = switchedOn(System.getProperty("kernellab.fastForward"));
   private long ops; // operations run by the runner (not counted in Interpreter.opsExecuted)
+
+  /** {@code -Dkernellab.fastForward}: unset or true is on, false is off, anything else refused. */
+  static boolean switchedOn(String property) {
+    if (property == null || property.equals("true")) {
+      return true;
+    }
+    if (property.equals("false")) {
+      return false;
+    }
+    throw new IllegalArgumentException("-Dkernellab.fastForward=" + property + ": true or false");
+  }
 
   FastForward(Kernel k, Interpreter interpreter) {
     this.k = k;

@@ -7,17 +7,22 @@ import dev.kernellab.kernel.spi.Site;
 import java.util.Map;
 
 /**
- * Forced interrupt threading, as PREEMPT_RT does it and mainline's {@code threadirqs} boot
- * option: every device line's handler runs in a kernel thread {@code irq/N-name} at SCHED_FIFO,
- * and the hard interrupt only marks the thread's work and wakes it. The timer's line stays a
- * hard interrupt (its handler is the tick; IRQF_TIMER is never threaded), as do the IPIs.
+ * Forced interrupt threading as PREEMPT_RT runs it: every device line's handler runs in a
+ * kernel thread {@code irq/N-name} at SCHED_FIFO, and the hard interrupt only marks the thread's
+ * work and wakes it. The timer's line stays a hard interrupt (its handler is the tick;
+ * IRQF_TIMER is never threaded), as do the IPIs.
  *
  * <p>What the hard interrupt runs is {@code irq_default_primary_handler}, which returns
  * IRQ_WAKE_THREAD: {@code __irq_wake_thread} sets IRQTF_RUNTHREAD and wakes the thread. The
  * thread ({@code irq_thread}) sleeps in {@code irq_wait_for_interrupt} until the bit is set,
- * clears it, and runs the handler as {@code irq_forced_thread_fn} does: between
- * {@code local_bh_disable()} and {@code local_bh_enable()}, with interrupts on and preemptible,
- * so the softirqs it raises run at the enable, in the thread. An interrupt that arrives while
+ * clears it, and runs the handler as {@code irq_forced_thread_fn} does under PREEMPT_RT: with
+ * interrupts on and preemptible, since RT's {@code local_bh_disable()} is a per-CPU lock that
+ * leaves the preempt count alone; the softirqs the handler raises run at the section's
+ * {@code local_bh_enable()}, in the thread. The model runs the handler with nothing around it
+ * and then an empty bottom-half section, whose enable runs what the handler raised: a 2.4
+ * {@code local_bh_disable()} would raise the preempt count and make the handler
+ * non-preemptible. (Without PREEMPT_RT, mainline's {@code threadirqs} also turns interrupts off
+ * around the handler; that is not this model.) An interrupt that arrives while
  * the handler runs sets the bit again and the thread runs once more, as IRQ_PENDING did in 2.4.
  * The line is not masked meanwhile (IRQF_ONESHOT's mask is left out): the model's devices raise
  * their next interrupt only after the handler has run (the disk starts its next request in
@@ -77,8 +82,8 @@ final class IrqThreads {
           .loop(LOOP, Long.MAX_VALUE, l -> l
               .waitEvent(wq, () -> runThread[0])
               .effect("irq_wait_for_interrupt: test_and_clear_bit(IRQTF_RUNTHREAD)", c -> runThread[0] = false)
-              .localBhDisable()
               .call(action.handler())
+              .localBhDisable()
               .localBhEnable())
           .build();
       k.setIrqThread(irq,

@@ -488,7 +488,11 @@ public final class KernelBuilder {
   private Map<Integer, String> deviceLines() {
     Map<Integer, String> lines = new TreeMap<>();
     lines.put(IdeDisk.IRQ, Kernel.IDE_ACTION);
-    irqActions.forEach((irq, a) -> lines.put(irq, a.name()));
+    irqActions.forEach((irq, a) -> {
+      if (irq != Pit.IRQ) { // the tick is never threaded (IrqThreads.install)
+        lines.put(irq, a.name());
+      }
+    });
     return lines;
   }
 

@@ -55,7 +55,7 @@ final class OperationStep implements Operation.Step {
 
   @Override
   public void raiseSoftirq(Softirq softirq) {
-    cpu.raiseSoftirq(softirq);
+    cpu.raiseSoftirq(java.util.Objects.requireNonNull(softirq, "raiseSoftirq: softirq"));
   }
 
   private void start() {

@@ -54,7 +54,7 @@ class IrqThreadsTests {
   }
 
   @Test
-  void aThreadedHandlerRunsInItsOwnFifoThreadWithInterruptsOnAndBottomHalvesOff() {
+  void aThreadedHandlerRunsInItsOwnFifoThreadWithInterruptsOnAndPreemptible() {
     Kernel k = machine(true).build();
     TaskView rtc = k.task("irq/8-rtc").orElseThrow();
     assertThat(rtc.policy()).isEqualTo(SchedPolicy.FIFO);
@@ -64,8 +64,8 @@ class IrqThreadsTests {
     RtcProbeRig.assertRtcAt(k, MS);
     k.run(3 * MS);
     k.checkInvariants();
-    // SOFTIRQ_OFFSET (0x100) from irq_forced_thread_fn's local_bh_disable(), in process context
-    assertThat(ran).containsExactly("irq/8-rtc irqs on count 100");
+    // preempt count 0: under PREEMPT_RT irq_forced_thread_fn's local_bh_disable() is a lock
+    assertThat(ran).containsExactly("irq/8-rtc irqs on count 0");
   }
 
   @Test

@@ -144,7 +144,7 @@ class CommandLineTests {
       {"compare --cpus 0", "kernel-lab: --cpus: a machine has 1..32 CPUs, got 0"},
       {"compare --hz 5", "kernel-lab: --hz: HZ must be 19..10000 (the PIT divisor is 16 bits), got 5"},
       {"compare --configs vanilla,bogus", "kernel-lab: --configs: configuration 'bogus': unknown patch 'bogus'; known:"
-          + " apm-test, lockbreak, lowlat, preempt, voluntary; or vanilla for none"},
+          + " apm-test, lockbreak, lowlat, preempt, rt, voluntary; or vanilla for none"},
       {"trace --config preempt+preempt", "kernel-lab: --config: configuration 'preempt+preempt': patch 'preempt' twice"},
       {"bench --configs vanilla+nope", "kernel-lab: --configs: configuration 'vanilla+nope': vanilla is the kernel"
           + " without patches, not a patch to join with '+'"},

@@ -28,7 +28,7 @@ import java.util.List;
  * points answer the latency of non-preemptible sections, which realtime-preempt removes instead,
  * and {@code PREEMPT_RT} and {@code PREEMPT_VOLUNTARY} are exclusive choices of Kconfig.preempt.
  */
-@Models(file = "kernel/irq/manage.c", function = "force_irqthreads", version = "6.12")
+@Models(file = "include/linux/interrupt.h", function = "force_irqthreads", version = "6.12")
 public final class RtPatch implements KernelPatch {
 
   /** The name users pass. */

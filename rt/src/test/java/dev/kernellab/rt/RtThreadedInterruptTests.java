@@ -74,6 +74,43 @@ class RtThreadedInterruptTests {
     }
   }
 
+  /**
+   * When the RTC handler ran, raised to FIFO 90, with a 1 ms handler of line 5 (its thread at the
+   * default 50) running since 1 ms and the RTC asserted at 1.2 ms: a preemptible handler thread
+   * lets the higher one in at once.
+   */
+  private static List<Long> rtcDuringASlowHandler(String scheduler) {
+    List<Long> at = new ArrayList<>();
+    KernelPath slow = KernelPath.path("drivers/test/slow.c", "slow_interrupt").compute(MS).build();
+    KernelPath rtc = KernelPath.path("drivers/char/rtc.c", "rtc_interrupt")
+        .compute(10 * US)
+        .effect("record", c -> at.add(c.now()))
+        .build();
+    Kernel k = new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
+        .scheduler(SchedulerProvider.create(scheduler))
+        .requestIrq(5, "slow", slow, true)
+        .requestIrq(Rtc.IRQ, "rtc", rtc, true)
+        .task(TaskSpec.user("idle-loop", KernelPath.userProgram("idle-loop")
+            .loop("spin", Long.MAX_VALUE, l -> l.compute(MS)).build()))
+        .patch("preempt")
+        .patch(RtPatch.NAME)
+        .irqThreadPriority(Rtc.IRQ, 90)
+        .build();
+    k.machine().simulation().schedule(new Event("slow.assert", now -> k.machine().ioApic().assertLine(5)), MS);
+    k.machine().simulation()
+        .schedule(new Event("rtc.assert", now -> k.machine().ioApic().assertLine(Rtc.IRQ)), 1_200 * US);
+    k.run(5 * MS);
+    k.checkInvariants();
+    return at;
+  }
+
+  @Test
+  void aHigherHandlerThreadPreemptsALowerOneInTheMiddleOfItsHandler() {
+    for (String s : List.of("goodness", "o1")) {
+      assertThat(rtcDuringASlowHandler(s)).as(s).containsExactly(1_210 * US);
+    }
+  }
+
   @Test
   void rtAloneIsRefusedWithWhatItNeeds() {
     assertThatIllegalArgumentException().isThrownBy(() -> new KernelBuilder(MachineSpec.uniprocessor(), 1)

@@ -238,7 +238,9 @@ class InlineEventEquivalenceTests {
 
   /**
    * Fast-forward changes nothing: every workload under vanilla, preempt, lowlat and
-   * preempt+lowlat on 1, 2 and 4 CPUs gives, with it on and off (the engine's other shortcuts
+   * preempt+lowlat on 1, 2 and 4 CPUs, under the plug-ins whose hooks it runs (lockbreak's
+   * breaks, voluntary's might_sleep points) and rt's threaded handlers on 1 and 2 CPUs, and
+   * under the O(1) scheduler on 1 and 2, gives, with it on and off (the engine's other shortcuts
    * on both times, no tracer of every event so that nothing turns it off), the same digest of
    * the events every tracer gets, the same results, event count, compute time, lock
    * statistics and anatomy; and the operations it runs are the ones the interpreter no longer
@@ -252,6 +254,12 @@ class InlineEventEquivalenceTests {
         for (int cpus : List.of(1, 2, 4)) {
           cells.add(w + " goodness " + c + " " + cpus);
         }
+      }
+      for (int cpus : List.of(1, 2)) {
+        for (String c : List.of("preempt+lockbreak", "voluntary+lowlat", "preempt+rt")) {
+          cells.add(w + " goodness " + c + " " + cpus);
+        }
+        cells.add(w + " o1 preempt+lowlat " + cpus);
       }
     }
     long[] fastForwarded = {0};

@@ -52,8 +52,9 @@ public interface Patching {
   /**
    * Runs every device interrupt's handler in a kernel thread of its own, {@code irq/N-name} at
    * SCHED_FIFO 50 unless the builder set the line's priority: the hard interrupt only wakes the
-   * thread. The timer's interrupt stays hard. This is PREEMPT_RT's forced threading
-   * (kernel/irq/manage.c {@code irq_setup_forced_threading}, mainline's {@code threadirqs}).
+   * thread, and the thread runs the handler with interrupts on and preemptible. The timer's
+   * interrupt stays hard. This is PREEMPT_RT's forced threading (kernel/irq/manage.c
+   * {@code irq_setup_forced_threading}).
    */
   void threadInterrupts();
 

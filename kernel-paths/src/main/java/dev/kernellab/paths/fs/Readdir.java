@@ -33,8 +33,8 @@ public final class Readdir {
    * each page, entry by entry (ext2_next_entry by rec_len), calling filldir for each live one
    * (de->inode != 0) until filldir finds the user's buffer full; then it stores f_pos and
    * updates the directory's atime (UPDATE_ATIME: mark_inode_dirty_sync, kupdate's to write).
-   * A call that starts at the end (f_pos past the last entry) does none of it: the
-   * end-of-directory call every reader makes last. filldir64 copies one linux_dirent64 to user
+   * A call that starts at the end (f_pos past the last entry) walks nothing, and only its
+   * "done:" label's UPDATE_ATIME runs: the end-of-directory call every reader makes last. filldir64 copies one linux_dirent64 to user
    * space (three put_user and the name's copy_to_user). Nothing in 2.4.17 breaks the walk;
    * the low-latency patch adds conditional_schedule() in ext2_get_page, once per page, where
    * schedule() drops and retakes the BKL.
@@ -205,6 +205,10 @@ public final class Readdir {
 
     /** On entry: plans this call and returns the pages it walks. */
     long plan() {
+      if (dir == null) {
+        // the catalog's caller's bug, not a user's input: getdents64 on a descriptor never opened
+        throw new IllegalStateException("getdents64 before opendir: open() the directory first");
+      }
       long fit = Math.max(1, USER_BUFFER_BYTES / dir.direntBytes());
       long start = Math.min(pos, dir.entries());
       callEnd = Math.min(dir.entries(), start + fit);
