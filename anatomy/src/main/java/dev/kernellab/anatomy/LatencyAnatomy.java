@@ -384,14 +384,30 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     wakeEntryAssert[i] = lastEntryAssert;
     wakeEntryOff[i].copy(lastEntryOff);
     int c = task.cpu();
-    if (waiters[c] > 0) {
-      account(now, c); // the stretch so far is the other waiters'; this task's starts now
-    }
+    joinWaiters(now, c);
     waitCpu[i] = c;
     ledger[i].clear();
-    if (waiters[c]++ == 0) {
-      stretch[c].start(now, kernel.cpu(c));
-      wantStretches(c);
+  }
+
+  /**
+   * A waiter (a probe task or the handler thread) starts waiting for {@code cpu} now, before it
+   * is told its ledger: the CPU's stretch so far belongs to those waiting already, and its own
+   * starts now.
+   */
+  private void joinWaiters(long now, int cpu) {
+    if (waiters[cpu] > 0) {
+      account(now, cpu);
+    } else {
+      stretch[cpu].start(now, kernel.cpu(cpu));
+      wantStretches(cpu);
+    }
+    waiters[cpu]++;
+  }
+
+  /** A waiter of {@code cpu} is done waiting. */
+  private void leaveWaiters(int cpu) {
+    if (--waiters[cpu] == 0) {
+      dropStretches(cpu);
     }
   }
 
@@ -406,14 +422,8 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     relayWakeAt = now;
     relaySwitchAt = -1;
     relayLedger.clear();
+    joinWaiters(now, task.cpu());
     relayCpu = task.cpu();
-    if (waiters[relayCpu] > 0) {
-      account(now, relayCpu); // the stretch so far is the other waiters'; the thread's starts now
-    }
-    if (waiters[relayCpu]++ == 0) {
-      stretch[relayCpu].start(now, kernel.cpu(relayCpu));
-      wantStretches(relayCpu);
-    }
   }
 
   @Override
@@ -421,9 +431,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     if (next == relay && relayWakeAt >= 0 && relaySwitchAt < 0) {
       account(now, relayCpu);
       relaySwitchAt = now;
-      if (--waiters[relayCpu] == 0) {
-        dropStretches(relayCpu);
-      }
+      leaveWaiters(relayCpu);
       relayCpu = -1;
     }
     int i = probeIndex(next);
@@ -439,16 +447,15 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   private void stopWaiting(int i) {
     int c = waitCpu[i];
     if (c >= 0) {
-      if (--waiters[c] == 0) {
-        dropStretches(c);
-      }
+      leaveWaiters(c);
       waitCpu[i] = -1;
     }
   }
 
   /**
    * The state of {@code cpu} changes now: the stretch since the last change goes to the ledger
-   * of every probe task waiting for that CPU, and the next one starts.
+   * of every probe task, and of the handler thread, waiting for that CPU, and the next one
+   * starts.
    */
   private void account(long now, int cpu) {
     account(now, cpu, 0);
