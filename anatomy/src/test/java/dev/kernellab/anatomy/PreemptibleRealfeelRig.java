@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
-import dev.kernellab.kernel.spi.KernelPatch;
-import dev.kernellab.kernel.spi.Patching;
 import dev.kernellab.kernel.spi.SchedulerProvider;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.preempt.PreemptKernelPatch;
+import dev.kernellab.rt.RtPatch;
 import dev.kernellab.workloads.Realfeel;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -34,7 +33,7 @@ final class PreemptibleRealfeelRig {
 
   /**
    * {@link #worst(Kernel24Paths, BiConsumer, Consumer, long)}, with every device interrupt's
-   * handler in a thread of its own if {@code threaded} (as the rt patch asks).
+   * handler in a thread of its own if {@code threaded} (the rt patch applied).
    */
   static SampleAnatomy worst(Kernel24Paths paths, BiConsumer<Kernel24Paths, KernelBuilder> tasks,
       Consumer<Kernel> before, long runNs, boolean threaded) {
@@ -45,17 +44,7 @@ final class PreemptibleRealfeelRig {
     paths.installDaemons(kb);
     kb.patch(new PreemptKernelPatch());
     if (threaded) {
-      kb.patch(new KernelPatch() {
-        @Override
-        public String name() {
-          return "threaded";
-        }
-
-        @Override
-        public void apply(Patching kernel) {
-          kernel.threadInterrupts();
-        }
-      });
+      kb.patch(new RtPatch());
     }
     LatencyAnatomy anatomy = new LatencyAnatomy(realfeel.probe(), 4);
     kb.tracer(anatomy);
