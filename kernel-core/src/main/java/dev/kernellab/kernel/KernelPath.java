@@ -544,6 +544,21 @@ public final class KernelPath implements PathView {
           sem.waitQueue(), sem::tryDown, TaskState.UNINTERRUPTIBLE, true, "down(&" + sem.name() + ")", true));
     }
 
+    /**
+     * {@code rt_mutex_lock(m)}: sleep uninterruptibly until the mutex is free, lending its
+     * owner this task's real-time priority meanwhile (priority inheritance), then take it.
+     */
+    public Builder rtMutexLock(RtMutex m) {
+      Objects.requireNonNull(m, "rtMutexLock: m");
+      return kernelOnly("rt_mutex_lock", new RtMutexOps.Lock(m));
+    }
+
+    /** {@code rt_mutex_unlock(m)}: wake the first waiter and give back what its waiters lent. */
+    public Builder rtMutexUnlock(RtMutex m) {
+      Objects.requireNonNull(m, "rtMutexUnlock: m");
+      return kernelOnly("rt_mutex_unlock", new RtMutexOps.Unlock(m));
+    }
+
     /** {@code if (!down_trylock(sem)) target();}: {@code target} runs holding the semaphore. */
     public Builder callIfDownTrylock(Semaphore sem, KernelPath target) {
       Objects.requireNonNull(sem, "callIfDownTrylock: sem");

@@ -128,6 +128,13 @@ final class KernelScheduling extends TaskWritingHost {
     return woke;
   }
 
+  /** Lends {@code t} an inherited priority, or ends the loan with 0 (rt_mutex_setprio). */
+  void setInheritedPriority(KernelCpu c, Task t, int rtPriority) {
+    int saved = enterCpu(c.id);
+    scheduler.setInheritedPriority(t, rtPriority);
+    enterCpu(saved);
+  }
+
   // ---- SchedulerHost --------------------------------------------------------------------------
 
   @Override

@@ -31,6 +31,7 @@ public final class Task implements TaskView {
   private SchedPolicy policy = SchedPolicy.OTHER;
   private int nice;
   private int rtPriority;
+  private int inheritedRtPriority; // lent by rt_mutex priority inheritance, 0 when none
   private boolean needResched;
   private long cpusAllowed;
   private int cpu;
@@ -47,12 +48,34 @@ public final class Task implements TaskView {
   KernelTimer timeout; // schedule_timeout's timer, created on first use
   Object syscallArgs; // the arguments of the running system call, or null
   IoOps.TaskIo io; // the task's block request, created on first use
+  RtMutex blockedOn; // the rt_mutex this task sleeps on (pi_blocked_on), or null
+  RtMutex[] owned = NO_MUTEXES; // the rt_mutexes it owns, whose waiters lend it priority
+  int ownedCount;
 
   // Accounting, in ns and switches.
   long runtimeNs;
   long lastSwitchInNs;
   long voluntarySwitches;
   long involuntarySwitches;
+
+  private static final RtMutex[] NO_MUTEXES = {};
+
+  void addOwned(RtMutex m) {
+    if (ownedCount == owned.length) {
+      owned = java.util.Arrays.copyOf(owned, Math.max(4, ownedCount * 2));
+    }
+    owned[ownedCount++] = m;
+  }
+
+  void dropOwned(RtMutex m) {
+    for (int i = ownedCount - 1; i >= 0; i--) {
+      if (owned[i] == m) {
+        System.arraycopy(owned, i + 1, owned, i, ownedCount - i - 1);
+        owned[--ownedCount] = null;
+        return;
+      }
+    }
+  }
 
   Task(int pid, String comm, Mm mm, boolean idleTask, long cpusAllowed, SplittableRandom random) {
     this.pid = pid;
@@ -125,6 +148,19 @@ public final class Task implements TaskView {
     }
     this.policy = p;
     this.rtPriority = rtPrio;
+  }
+
+  @Override
+  public int inheritedRtPriority() {
+    return inheritedRtPriority;
+  }
+
+  /** Set by the scheduler's {@link Scheduler#setInheritedPriority}. */
+  void setInheritedPriority(int rtPrio) {
+    if (rtPrio < 0 || rtPrio > MAX_RT_PRIORITY) {
+      throw new IllegalArgumentException("an inherited priority must be 0..99, got " + rtPrio);
+    }
+    this.inheritedRtPriority = rtPrio;
   }
 
   /** Nice value, -20..19. */

@@ -51,6 +51,11 @@ abstract class TaskWritingHost implements SchedulerHost {
   }
 
   @Override
+  public final void setInheritedPriority(TaskView t, int rtPriority) {
+    Task.own(t).setInheritedPriority(rtPriority);
+  }
+
+  @Override
   public final void setCpusAllowed(TaskView t, long mask) {
     Task.own(t).setCpusAllowed(mask);
   }

@@ -113,6 +113,11 @@ public class ForwardingScheduler implements Scheduler {
   }
 
   @Override
+  public void setInheritedPriority(TaskView p, int rtPriority) {
+    d.setInheritedPriority(p, rtPriority);
+  }
+
+  @Override
   public boolean setCpusAllowed(TaskView p, long mask) {
     return d.setCpusAllowed(p, mask);
   }

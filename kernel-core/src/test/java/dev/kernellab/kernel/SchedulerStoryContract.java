@@ -36,10 +36,10 @@ public abstract class SchedulerStoryContract {
   protected abstract Scheduler newScheduler();
 
   /** The kinds of step; every kind is valid in any state (skipped when it makes no sense). */
-  enum Kind { SPAWN, FORK, BLOCK, WAKE, TICK, SCHEDULE, EXIT, YIELD, NICE, POLICY }
+  enum Kind { SPAWN, FORK, BLOCK, WAKE, TICK, SCHEDULE, EXIT, YIELD, NICE, POLICY, LOAN }
 
   private static final List<Kind> KINDS = List.of(Kind.SPAWN, Kind.FORK, Kind.BLOCK, Kind.WAKE,
-      Kind.TICK, Kind.SCHEDULE, Kind.EXIT, Kind.YIELD, Kind.NICE, Kind.POLICY);
+      Kind.TICK, Kind.SCHEDULE, Kind.EXIT, Kind.YIELD, Kind.NICE, Kind.POLICY, Kind.LOAN);
   private static final int CPUS = 4;
   private static final int TARGETS = 64;
   private static final int NICES = 40;
@@ -73,6 +73,7 @@ public abstract class SchedulerStoryContract {
       return switch (kind) {
         case NICE -> "nice(task " + target + ", " + nice + ")";
         case POLICY -> "setscheduler(task " + target + ", " + policy + " " + rtPriority + ")";
+        case LOAN -> "rt_mutex_setprio(task " + target + ", " + rtPriority + ")";
         case SPAWN, FORK -> kind.name().toLowerCase(java.util.Locale.ROOT) + "(cpu" + cpu + ", " + policy + " " + rtPriority + ", nice " + nice + ")";
         case WAKE -> "wake(task " + target + ", from cpu" + cpu + ")";
         default -> kind.name().toLowerCase(java.util.Locale.ROOT) + "(cpu" + cpu + ")";
@@ -169,6 +170,14 @@ public abstract class SchedulerStoryContract {
             h.scheduler().setScheduler(t, s.policy(), s.rtPriority());
           }
         }
+        case LOAN -> {
+          if (!all.isEmpty()) {
+            Task t = all.get(s.target() % all.size());
+            h.setThisCpu(cpu);
+            h.scheduler().setInheritedPriority(t, s.rtPriority());
+            assertThat(t.inheritedRtPriority()).as("the loan is written through the host").isEqualTo(s.rtPriority());
+          }
+        }
       }
       check(h, all, story, s);
     }
@@ -201,13 +210,14 @@ public abstract class SchedulerStoryContract {
     assertThat(total).as("sum of nr_running").isEqualTo(queued.size());
     if (h.cpuCount() == 1 && last.kind() == Kind.SCHEDULE) {
       int best = all.stream()
-          .filter(t -> t.state() == TaskState.RUNNING && t.policy().isRealTime())
-          .mapToInt(Task::rtPriority).max().orElse(0);
+          .filter(t -> t.state() == TaskState.RUNNING)
+          .mapToInt(Task::effectiveRtPriority).max().orElse(0);
       Task cur = h.current(0);
       if (best > 0) {
-        assertThat(cur.policy().isRealTime() && cur.rtPriority() == best)
-            .as("after %s cpu0 runs %s (%s %d), not the rt_priority %d task", story, cur, cur.policy(),
-                cur.rtPriority(), best)
+        // a loan of priority inheritance counts as the priority it lends
+        assertThat(cur.effectiveRtPriority() == best)
+            .as("after %s cpu0 runs %s (%s %d, inherited %d), not the rt_priority %d task", story, cur,
+                cur.policy(), cur.rtPriority(), cur.inheritedRtPriority(), best)
             .isTrue();
       }
     }

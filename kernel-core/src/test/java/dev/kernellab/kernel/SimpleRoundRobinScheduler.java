@@ -40,7 +40,8 @@ public final class SimpleRoundRobinScheduler implements Scheduler {
     if (t.isIdle()) {
       return -1;
     }
-    return t.policy().isRealTime() ? 100 + t.rtPriority() : 0;
+    int rt = t.effectiveRtPriority();
+    return rt > 0 ? 100 + rt : 0;
   }
 
   @Override
@@ -174,6 +175,12 @@ public final class SimpleRoundRobinScheduler implements Scheduler {
       dequeue(p);
       enqueue(p, p.cpu());
     }
+  }
+
+  /** The loan counts in the rank from the next pick on; nothing is requeued. */
+  @Override
+  public void setInheritedPriority(TaskView p, int rtPriority) {
+    host.setInheritedPriority(p, rtPriority);
   }
 
   @Override

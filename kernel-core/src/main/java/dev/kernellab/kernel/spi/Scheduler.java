@@ -144,6 +144,17 @@ public interface Scheduler {
   void setScheduler(TaskView p, SchedPolicy policy, int rtPriority);
 
   /**
+   * Priority inheritance's {@code rt_mutex_setprio} (kernel/sched/core.c, 6.12): lends p the
+   * real-time priority {@code rtPriority} (1..99) of the highest task waiting on a lock p owns,
+   * or, with 0, ends the loan. p's own policy and rt_priority stay; while the loan lasts p is
+   * scheduled as a SCHED_FIFO task at {@link TaskView#effectiveRtPriority()}. The
+   * implementation writes the priority through {@link SchedulerHost#setInheritedPriority},
+   * requeues p where it is queued, and asks for a reschedule where p now outranks a CPU's
+   * current task or, running, may no longer be the best.
+   */
+  void setInheritedPriority(TaskView p, int rtPriority);
+
+  /**
    * {@code set_cpus_allowed}: new affinity mask; if p may no longer run where it is, move it.
    *
    * @return true if p is the current task and must call {@code schedule()} to leave its CPU

@@ -82,6 +82,12 @@ public interface SchedulerHost {
   /** {@code p->policy = policy; p->rt_priority = rtPriority}, after the scheduler's requeue. */
   void setPolicy(TaskView t, SchedPolicy policy, int rtPriority);
 
+  /**
+   * {@code p->prio = prio} of {@code rt_mutex_setprio}: the inherited real-time priority (0:
+   * none), after the scheduler's requeue.
+   */
+  void setInheritedPriority(TaskView t, int rtPriority);
+
   /** {@code p->cpus_allowed = mask}, after the scheduler has checked and migrated t. */
   void setCpusAllowed(TaskView t, long mask);
 }

@@ -45,6 +45,21 @@ public interface TaskView {
   /** {@code rt_priority}: 0 for SCHED_OTHER, 1..99 for real-time. */
   int rtPriority();
 
+  /**
+   * The real-time priority lent by priority inheritance (1..99) while the task owns an
+   * {@code rt_mutex} a real-time task waits for, else 0. Its {@link #policy()} and
+   * {@link #rtPriority()} stay what {@code setscheduler} made them.
+   */
+  int inheritedRtPriority();
+
+  /**
+   * The real-time priority the task is scheduled at: the higher of its own (0 under
+   * SCHED_OTHER) and the inherited one; above 0 it runs as a real-time task.
+   */
+  default int effectiveRtPriority() {
+    return Math.max(rtPriority(), inheritedRtPriority());
+  }
+
   /** {@code need_resched} (TIF_NEED_RESCHED in 2.5). */
   boolean needResched();
 

@@ -61,8 +61,11 @@ public final class Goodness {
     if (e.schedYield) {
       return YIELD_GOODNESS;
     }
-    if (p.policy() != SchedPolicy.OTHER) {
-      return RT_GOODNESS_BASE + p.rtPriority();
+    if (p.policy() != SchedPolicy.OTHER || p.inheritedRtPriority() > 0) {
+      // A loan of priority inheritance (6.12's rt_mutex_setprio; 2.4 had none) counts as the
+      // real-time weight it lends, so a boosted SCHED_OTHER owner outranks every task the
+      // waiter outranks.
+      return RT_GOODNESS_BASE + p.effectiveRtPriority();
     }
     int weight = e.counter;
     if (weight == 0) {

@@ -270,6 +270,34 @@ public final class GoodnessScheduler implements Scheduler {
   }
 
   /**
+   * Priority inheritance on the 2.4 runqueue, which 2.4 never had: the loan changes goodness()
+   * at once (the list is scanned at every pick, so nothing moves); a queued task is then offered
+   * to the CPUs as at a wake-up ({@code reschedule_idle}), and a running one that lost its loan
+   * has its CPU rescheduled so that the next pick weighs it anew, as setscheduler's
+   * {@code current->need_resched = 1} does for a priority change.
+   */
+  @Models(file = "kernel/sched/core.c", function = "rt_mutex_setprio", version = "6.12")
+  @Override
+  public void setInheritedPriority(TaskView p, int rtPriority) {
+    int before = p.effectiveRtPriority();
+    host.setInheritedPriority(p, rtPriority);
+    GoodnessEntity e = GoodnessEntity.of(p);
+    runqueue.lock();
+    try {
+      if (!e.onRunqueue) {
+        return;
+      }
+      if (!e.hasCpu()) {
+        rescheduleIdle.run(p);
+      } else if (p.effectiveRtPriority() < before) {
+        host.reschedule(p.cpu());
+      }
+    } finally {
+      runqueue.unlock();
+    }
+  }
+
+  /**
    * A task running where it may no longer run is rescheduled; the post-switch
    * reschedule_idle() then pushes it to an allowed CPU. Queued tasks need nothing: every
    * schedule() checks cpus_allowed.

@@ -54,7 +54,9 @@ final class ForkAndExit {
     host.setPolicy(child, parent.policy(), parent.rtPriority());
     host.setNice(child, O1Tunables.prioToNice(pe.staticPrio));
     host.setCpusAllowed(child, parent.cpusAllowed());
-    ce.prio = pe.prio;
+    // A loan of priority inheritance is the parent's alone (6.12's sched_fork starts the child
+    // at the parent's normal_prio); 2.5.5 copies the dynamic prio, which is the same without one.
+    ce.prio = parent.inheritedRtPriority() > 0 ? PriorityCalls.normalPrio(parent, pe, sched.tunables()) : pe.prio;
     ce.staticPrio = pe.staticPrio;
     ce.sleepAvg = pe.sleepAvg;
     ce.array = null;

@@ -70,11 +70,12 @@ final class O1Invariants {
       fail(name + ": " + t + " queued here but its cpu is " + t.cpu());
     }
     boolean rt = e.prio < MAX_RT_PRIO;
-    if (rt != t.policy().isRealTime()) {
-      fail(name + ": " + e + " prio disagrees with policy " + t.policy());
+    if (rt != t.effectiveRtPriority() > 0) {
+      fail(name + ": " + e + " prio disagrees with policy " + t.policy()
+          + (t.inheritedRtPriority() > 0 ? " and its inherited " + t.inheritedRtPriority() : ""));
     }
-    if (rt && (!inActive || e.prio != O1Tunables.rtPrio(t.rtPriority()))) {
-      fail(name + ": RT " + e + " expired or not at 99 - rt_priority");
+    if (rt && (!inActive || e.prio != O1Tunables.rtPrio(t.effectiveRtPriority()))) {
+      fail(name + ": RT " + e + " expired or not at 99 - rt_priority (or its inherited one)");
     }
     if (!rt && (e.prio >= MAX_PRIO || e.prio < Math.max(MAX_RT_PRIO, e.staticPrio - 5))) {
       fail(name + ": " + e + " prio out of 100..139 or better than static_prio - 5");

@@ -290,6 +290,11 @@ public final class O1Scheduler implements Scheduler {
   }
 
   @Override
+  public void setInheritedPriority(TaskView p, int rtPriority) {
+    priorityCalls.setInheritedPriority(p, rtPriority);
+  }
+
+  @Override
   public boolean setCpusAllowed(TaskView p, long mask) {
     return priorityCalls.setCpusAllowed(p, mask);
   }

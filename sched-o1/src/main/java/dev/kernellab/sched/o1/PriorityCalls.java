@@ -81,10 +81,47 @@ final class PriorityCalls {
       rq.deactivateTask(e);
     }
     sched.host().setPolicy(p, policy, rtPriority);
-    e.prio = policy.isRealTime() ? O1Tunables.rtPrio(rtPriority) : e.staticPrio;
+    // A loan of priority inheritance outlives the change (6.12's __sched_setscheduler keeps
+    // rt_effective_prio); without one this is 2.5.5's assignment.
+    int rt = p.effectiveRtPriority();
+    e.prio = rt > 0 ? O1Tunables.rtPrio(rt) : e.staticPrio;
     if (queued) {
       rq.activateTask(e, sched.host().jiffies(), sched.tunables()); // spurious credit, as in 2.5.5
     }
+  }
+
+  /**
+   * Priority inheritance, which 2.5.5 did not have, done as its own setscheduler does a priority
+   * change (off the runqueue, new prio, back on) plus the preemption checks 6.12's
+   * {@code rt_mutex_setprio} ends with: a queued task that now beats its runqueue's current
+   * one preempts it, as at a wake-up; a running one that lost its loan reschedules. Without a
+   * loan a SCHED_OTHER task goes back to its dynamic priority, effective_prio of its sleep_avg.
+   */
+  @Models(file = "kernel/sched/core.c", function = "rt_mutex_setprio", version = "6.12")
+  void setInheritedPriority(TaskView p, int rtPriority) {
+    O1Entity e = entity(p);
+    Runqueue rq = sched.rq(p.cpu());
+    boolean queued = e.array != null;
+    if (queued) {
+      rq.deactivateTask(e);
+    }
+    int before = e.prio;
+    sched.host().setInheritedPriority(p, rtPriority);
+    e.prio = rtPriority > 0 && rtPriority >= p.rtPriority()
+        ? O1Tunables.rtPrio(rtPriority) : normalPrio(p, e, sched.tunables());
+    if (queued) {
+      rq.activateTask(e, sched.host().jiffies(), sched.tunables());
+      boolean running = p == rq.curr;
+      if (running ? e.prio > before : rq.curr == rq.idle || e.prio < entity(rq.curr).prio) {
+        sched.host().reschedule(rq.cpu);
+      }
+    }
+  }
+
+  /** {@code p->prio} without a loan: its rt_priority's, or effective_prio of its sleep_avg. */
+  static int normalPrio(TaskView p, O1Entity e, O1Tunables tunables) {
+    return p.policy().isRealTime()
+        ? O1Tunables.rtPrio(p.rtPriority()) : tunables.effectivePrio(e.staticPrio, e.sleepAvg);
   }
 
   /** {@code sys_sched_yield} up to its call of {@code schedule()}. */

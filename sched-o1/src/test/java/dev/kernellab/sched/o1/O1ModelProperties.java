@@ -73,9 +73,12 @@ class O1ModelProperties {
 
   record Affinity(int pick, long mask) implements Action {}
 
+  /** A loan of priority inheritance (0: its end), as an rt_mutex's waiter gives its owner. */
+  record Loan(int pick, int rtPriority) implements Action {}
+
   record Balance(int cpu, boolean idle) implements Action {}
 
-  private static final int KINDS = 12;
+  private static final int KINDS = 13;
 
   static Action decode(int code, int cpus) {
     int a = code / KINDS;
@@ -95,6 +98,7 @@ class O1ModelProperties {
         yield new SetScheduler(a / 3, p, p.isRealTime() ? 1 + a % 99 : 0);
       }
       case 10 -> new Affinity(a / 16, 1 + a % ((1L << cpus) - 1));
+      case 11 -> new Loan(a / 100, a % 2 == 0 ? 0 : a % 100);
       default -> new Balance(cpu, a % 2 == 0);
     };
   }
@@ -196,6 +200,8 @@ class O1ModelProperties {
         onPicked(n.pick(), (h, s, t) -> s.setNice(t, n.nice()));
       } else if (action instanceof SetScheduler p) {
         onPicked(p.pick(), (h, s, t) -> s.setScheduler(t, p.policy(), p.rtPriority()));
+      } else if (action instanceof Loan l) {
+        onPicked(l.pick(), (h, s, t) -> s.setInheritedPriority(t, l.rtPriority()));
       } else if (action instanceof Affinity a) {
         onPicked(a.pick(), (h, s, t) -> {
           int from = t.cpu();

@@ -156,7 +156,8 @@ final class SortedListScheduler implements Scheduler {
     host.setPolicy(child, parent.policy(), parent.rtPriority());
     host.setNice(child, p.staticPrio - 120);
     host.setCpusAllowed(child, parent.cpusAllowed());
-    c.prio = p.prio;
+    c.prio = parent.inheritedRtPriority() == 0 ? p.prio
+        : parent.policy().isRealTime() ? 99 - parent.rtPriority() : tun.effectivePrio(p.staticPrio, p.sleepAvg);
     c.staticPrio = p.staticPrio;
     c.sleepAvg = p.sleepAvg;
     c.yielded = p.yielded;
@@ -354,10 +355,31 @@ final class SortedListScheduler implements Scheduler {
       dequeue(r);
     }
     host.setPolicy(p, policy, rtPriority);
-    r.prio = policy.isRealTime() ? 99 - rtPriority : r.staticPrio;
+    int rt = Math.max(rtPriority, p.inheritedRtPriority());
+    r.prio = rt > 0 ? 99 - rt : r.staticPrio;
     r.yielded = false;
     if (queued) {
       activate(r, rqs[p.cpu()]);
+    }
+  }
+
+  @Override
+  public void setInheritedPriority(TaskView p, int rtPriority) {
+    Ref r = ref(p);
+    boolean queued = r.array != null;
+    if (queued) {
+      dequeue(r);
+    }
+    int before = r.prio;
+    host.setInheritedPriority(p, rtPriority);
+    int rt = Math.max(p.rtPriority(), rtPriority);
+    r.prio = rt > 0 ? 99 - rt : tun.effectivePrio(r.staticPrio, r.sleepAvg);
+    if (queued) {
+      Rq rq = rqs[p.cpu()];
+      activate(r, rq);
+      if (rq.curr == p ? r.prio > before : rq.curr == rq.idle || r.prio < ref(rq.curr).prio) {
+        host.reschedule(p.cpu());
+      }
     }
   }
 
