@@ -15,7 +15,8 @@ import dev.kernellab.workloads.ProbeSpec;
  * Cause
  *   TimerRounding                     timer granularity
  *   TakenAtOnce, EarlierInterrupt     interrupt latency (and InterruptsOff, below)
- *   Handler                           handler
+ *   Handler                           handler (and handler thread)
+ *   SoftirqThread                     handler thread, for a timer's expiry
  *   AlreadyRunnable, SwitchedAtOnce   wait for the CPU, when nothing held it
  *   ReturnToUser                      switch to user
  *   Holding                           wait for the CPU: what held it, for ns
@@ -27,7 +28,7 @@ import dev.kernellab.workloads.ProbeSpec;
  */
 public sealed interface Cause
     permits Cause.TimerRounding, Cause.TakenAtOnce, Cause.EarlierInterrupt, Cause.Handler,
-        Cause.AlreadyRunnable, Cause.SwitchedAtOnce, Cause.ReturnToUser, Cause.Holding {
+        Cause.SoftirqThread, Cause.AlreadyRunnable, Cause.SwitchedAtOnce, Cause.ReturnToUser, Cause.Holding {
 
   /**
    * The probe's timer expired between two ticks and ran at the next tick its timer list
@@ -56,6 +57,14 @@ public sealed interface Cause
    * @param irq the probe's IRQ line
    */
   record Handler(int irq) implements Cause {}
+
+  /**
+   * Where softirqs run in threads, the timer's softirqs ran in their thread ({@code ktimers/N})
+   * until its timer list woke the probe, with whatever interrupted or preempted the thread.
+   *
+   * @param thread the timer softirq thread
+   */
+  record SoftirqThread(TaskId thread) implements Cause {}
 
   /**
    * The probe was not woken for this sample: it was already runnable (realfeel with an

@@ -76,10 +76,13 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
    *          handler   wait for the handler  handler     wait   switch
    *                    thread                thread
    *
-   * The thread is followed as a probe task is (relayWakeAt, relaySwitchAt, relayLedger, on the
-   * CPU it was woken for; a switch-in elsewhere on SMP still ends the wait, whose holders are
-   * those of the CPU it waited for). Its cycle is copied when it wakes a probe task, so a later
-   * interrupt's cycle cannot replace it before that task's sample. A waiter that joins a CPU
+   * A timer probe's tick does the same where softirqs are threaded: it wakes the CPU's ktimers
+   * thread, whose timer list wakes the probe. Each such relay thread is followed as a probe task
+   * is (relayWakeAt, relaySwitchAt, relayLedger, on the CPU it was woken for; a switch-in
+   * elsewhere on SMP still ends the wait, whose holders are those of the CPU it waited for),
+   * with the probe line's entry that woke it. The cycle of the relay running where the probe is
+   * woken is copied at that wake-up, so a later interrupt's cycle cannot replace it before that
+   * task's sample; a probe woken by anything else has none. A waiter that joins a CPU
    * others already wait for first closes the CPU's current stretch, which is theirs.
    *
    * Only the stretches of a CPU a probe waits for go to a ledger, so the per-stretch events
@@ -129,17 +132,33 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
 
   private final List<SampleAnatomy> worst = new ArrayList<>();
 
-  // the probe line's handler thread, where a patch threads interrupts: its current cycle from
-  // wake-up to switch-in, with what held its CPU meanwhile; null, -1 otherwise
-  private TaskView relay;
-  private long relayWakeAt = -1;
-  private long relaySwitchAt = -1;
-  private int relayCpu = -1;
-  private final WaitLedger relayLedger = new WaitLedger();
-  // per probe task: the handler thread's cycle that woke it, copied at its wake-up
+  // the threads a probe's wake-up is relayed through, where a patch threads them: the probe
+  // line's handler thread, or for a timer's expiry each CPU's timer softirq thread. Per relay,
+  // its current cycle from wake-up to switch-in, with what held its CPU meanwhile, and the
+  // probe line's entry that woke it; -1 where none
+  private TaskView[] relays = new TaskView[0];
+  private long[] relayWakeAt = new long[0];
+  private long[] relaySwitchAt = new long[0];
+  private int[] relayCpu = new int[0];
+  private WaitLedger[] relayLedger = new WaitLedger[0];
+  private long[] relayEntryAt = new long[0];
+  private long[] relayEntryAssert = new long[0];
+  private IrqsOff[] relayEntryOff = new IrqsOff[0];
+  private TaskView[] runningOn = new TaskView[0]; // per CPU, the task switched in last
+  // per probe task: the relay's cycle that woke it, copied at its wake-up; null, -1 where none did
+  private TaskView[] wakeRelay = new TaskView[0];
   private long[] wakeRelayWakeAt = new long[0];
   private long[] wakeRelaySwitchAt = new long[0];
   private WaitLedger[] wakeRelayLedger = new WaitLedger[0];
+
+  private int relayIndex(TaskView t) {
+    for (int r = 0; r < relays.length; r++) {
+      if (relays[r] == t) {
+        return r;
+      }
+    }
+    return -1;
+  }
 
   /**
    * An anatomy of the samples of {@code probe}, keeping the {@code kept} worst. Attach it to a
@@ -213,9 +232,32 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     preemptible = k.preemptionModel().preemptsKernelCode();
     probeVector = k.machine().ioApic().vectorOf(spec.irq());
     // a probe that starts at its line's assertion and whose line is threaded is woken by the
-    // line's thread; one that starts at a timer's expiry is woken by the tick, which stays hard
-    relay = spec.start() == ProbeSpec.Start.TIMER_EXPIRY ? null : k.irqThread(spec.irq()).orElse(null);
+    // line's thread; one that starts at a timer's expiry by the tick's softirq, in the CPU's
+    // timer softirq thread where softirqs are threaded
     int cpus = k.cpuCount();
+    List<TaskView> through = new ArrayList<>();
+    if (spec.start() == ProbeSpec.Start.TIMER_EXPIRY) {
+      for (int c = 0; c < cpus; c++) {
+        k.timerSoftirqThread(c).ifPresent(through::add);
+      }
+    } else {
+      k.irqThread(spec.irq()).ifPresent(through::add);
+    }
+    relays = through.toArray(new TaskView[0]);
+    int nr = relays.length;
+    relayWakeAt = filled(nr, -1);
+    relaySwitchAt = filled(nr, -1);
+    relayCpu = new int[nr];
+    java.util.Arrays.fill(relayCpu, -1);
+    relayLedger = new WaitLedger[nr];
+    relayEntryAt = filled(nr, -1);
+    relayEntryAssert = new long[nr];
+    relayEntryOff = new IrqsOff[nr];
+    for (int r = 0; r < nr; r++) {
+      relayLedger[r] = new WaitLedger();
+      relayEntryOff[r] = new IrqsOff();
+    }
+    runningOn = new TaskView[cpus];
     lastIrqsOn = new IrqsOff[cpus];
     for (int c = 0; c < cpus; c++) {
       lastIrqsOn[c] = new IrqsOff();
@@ -236,6 +278,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     waitCpu = new int[n];
     java.util.Arrays.fill(waitCpu, -1);
     ledger = new WaitLedger[n];
+    wakeRelay = new TaskView[n];
     wakeRelayWakeAt = filled(n, -1);
     wakeRelaySwitchAt = filled(n, -1);
     wakeRelayLedger = new WaitLedger[n];
@@ -366,8 +409,9 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
 
   @Override
   public void schedWakeup(long now, int cpu, TaskView task) {
-    if (task == relay) {
-      relayWoken(now, task);
+    int r = relayIndex(task);
+    if (r >= 0) {
+      relayWoken(r, now, task);
       return;
     }
     int i = probeIndex(task);
@@ -375,14 +419,27 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
       return;
     }
     wakeAt[i] = now;
-    wakeRelayWakeAt[i] = relayWakeAt;
-    wakeRelaySwitchAt[i] = relaySwitchAt;
-    if (relay != null) {
-      wakeRelayLedger[i].copyFrom(relayLedger);
+    int by = cpu < runningOn.length ? relayIndex(runningOn[cpu]) : -1;
+    if (by >= 0) {
+      wakeRelay[i] = relays[by];
+      wakeRelayWakeAt[i] = relayWakeAt[by];
+      wakeRelaySwitchAt[i] = relaySwitchAt[by];
+      wakeRelayLedger[i].copyFrom(relayLedger[by]);
+    } else {
+      wakeRelay[i] = null;
+      wakeRelayWakeAt[i] = -1;
+      wakeRelaySwitchAt[i] = -1;
     }
-    wakeEntryAt[i] = lastEntryAt;
-    wakeEntryAssert[i] = lastEntryAssert;
-    wakeEntryOff[i].copy(lastEntryOff);
+    if (by >= 0 && spec.start() == ProbeSpec.Start.TIMER_EXPIRY) {
+      // the tick that woke the timer softirq thread, not the last tick before the thread ran
+      wakeEntryAt[i] = relayEntryAt[by];
+      wakeEntryAssert[i] = relayEntryAssert[by];
+      wakeEntryOff[i].copy(relayEntryOff[by]);
+    } else {
+      wakeEntryAt[i] = lastEntryAt;
+      wakeEntryAssert[i] = lastEntryAssert;
+      wakeEntryOff[i].copy(lastEntryOff);
+    }
     int c = task.cpu();
     joinWaiters(now, c);
     waitCpu[i] = c;
@@ -412,27 +469,35 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   }
 
   /**
-   * The handler thread is woken: a new cycle starts unless the last one has not reached the CPU
-   * yet (a second interrupt before the thread ran only sets its bit again).
+   * Relay {@code r} is woken: a new cycle starts unless the last one has not reached the CPU
+   * yet (a second interrupt before the thread ran only sets its bit again). The probe line's
+   * last entry is the one that woke it.
    */
-  private void relayWoken(long now, TaskView task) {
-    if (relayWakeAt >= 0 && relaySwitchAt < 0) {
+  private void relayWoken(int r, long now, TaskView task) {
+    if (relayWakeAt[r] >= 0 && relaySwitchAt[r] < 0) {
       return;
     }
-    relayWakeAt = now;
-    relaySwitchAt = -1;
-    relayLedger.clear();
+    relayWakeAt[r] = now;
+    relaySwitchAt[r] = -1;
+    relayLedger[r].clear();
+    relayEntryAt[r] = lastEntryAt;
+    relayEntryAssert[r] = lastEntryAssert;
+    relayEntryOff[r].copy(lastEntryOff);
     joinWaiters(now, task.cpu());
-    relayCpu = task.cpu();
+    relayCpu[r] = task.cpu();
   }
 
   @Override
   public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
-    if (next == relay && relayWakeAt >= 0 && relaySwitchAt < 0) {
-      account(now, relayCpu);
-      relaySwitchAt = now;
-      leaveWaiters(relayCpu);
-      relayCpu = -1;
+    if (cpu < runningOn.length) {
+      runningOn[cpu] = next;
+    }
+    int r = relayIndex(next);
+    if (r >= 0 && relayWakeAt[r] >= 0 && relaySwitchAt[r] < 0) {
+      account(now, relayCpu[r]);
+      relaySwitchAt[r] = now;
+      leaveWaiters(relayCpu[r]);
+      relayCpu[r] = -1;
     }
     int i = probeIndex(next);
     if (i >= 0 && switchAt[i] < 0 && wakeAt[i] >= 0) {
@@ -475,8 +540,10 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
           ledger[i].add(s, now - s.from, loopIterations);
         }
       }
-      if (relayCpu == cpu) {
-        relayLedger.add(s, now - s.from, loopIterations);
+      for (int r = 0; r < relays.length; r++) {
+        if (relayCpu[r] == cpu) {
+          relayLedger[r].add(s, now - s.from, loopIterations);
+        }
       }
     } else if (loopIterations > 0) {
       // a loop whose body ends in an operation that takes no time (a spin_lock_irq, an effect)
@@ -486,8 +553,10 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
           ledger[i].countIterations(s, loopIterations);
         }
       }
-      if (relayCpu == cpu) {
-        relayLedger.countIterations(s, loopIterations);
+      for (int r = 0; r < relays.length; r++) {
+        if (relayCpu[r] == cpu) {
+          relayLedger[r].countIterations(s, loopIterations);
+        }
       }
     }
     s.start(now, kernel.cpu(cpu));
@@ -540,11 +609,12 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     long s = switchAt[i] >= w && switchAt[i] <= end ? switchAt[i] : w;
     long tw = wakeRelayWakeAt[i];
     long ts = wakeRelaySwitchAt[i];
-    if (woke && relay != null && tw >= e && ts >= tw && ts <= w) {
-      // the hard interrupt woke the line's thread, which woke the probe
+    if (woke && wakeRelay[i] != null && tw >= e && ts >= tw && ts <= w) {
+      // the hard interrupt woke the line's thread (or the timer softirq thread), which woke the probe
       parts.add(Segment.of(Part.HANDLER, tw - e, new Cause.Handler(spec.irq())));
       parts.add(waitSegment(Part.WAIT_FOR_HANDLER_THREAD, wakeRelayLedger[i], ts - tw));
-      parts.add(Segment.of(Part.HANDLER_THREAD, w - ts, new Cause.Handler(spec.irq())));
+      parts.add(Segment.of(Part.HANDLER_THREAD, w - ts, spec.start() == ProbeSpec.Start.TIMER_EXPIRY
+          ? new Cause.SoftirqThread(TaskId.of(wakeRelay[i])) : new Cause.Handler(spec.irq())));
     } else {
       parts.add(Segment.of(Part.HANDLER, w - e, new Cause.Handler(spec.irq())));
     }

@@ -16,19 +16,21 @@ public enum Part {
   INTERRUPT_LATENCY,
   /**
    * From the handler's entry to the probe's wake-up: the driver, and the softirqs and interrupts
-   * it let in. Where the line's handler runs in a thread (a patch threads interrupts), only the
-   * hard interrupt up to the thread's wake-up; then {@link #WAIT_FOR_HANDLER_THREAD} and
-   * {@link #HANDLER_THREAD}.
+   * it let in. Where the line's handler runs in a thread (a patch threads interrupts), or, for a
+   * timer's expiry, where the timer's softirq runs in {@code ktimers/N} (a patch threads
+   * softirqs), only the hard interrupt up to the thread's wake-up; then
+   * {@link #WAIT_FOR_HANDLER_THREAD} and {@link #HANDLER_THREAD}.
    */
   HANDLER,
   /**
    * From the handler thread's wake-up to the switch to it: what held the CPU while the line's
-   * {@code irq/N} thread waited for it. Only where the line is threaded.
+   * {@code irq/N} thread (or the timer's {@code ktimers/N}) waited for it. Only where the line
+   * (or the softirq) is threaded.
    */
   WAIT_FOR_HANDLER_THREAD,
   /**
-   * From the switch to the handler thread to the probe's wake-up: the driver, in its thread,
-   * with whatever interrupted or preempted the thread meanwhile.
+   * From the switch to the handler thread to the probe's wake-up: the driver (or the timer
+   * list), in its thread, with whatever interrupted or preempted the thread meanwhile.
    */
   HANDLER_THREAD,
   /** From the wake-up to the switch to the probe: what held the CPU. */

@@ -319,7 +319,11 @@ final class IrqOps {
       k.interrupts.traceIrqExit(c, ctx.vector);
       f.advance();
       if (!c.inInterrupt() && c.softirqPending != 0) {
-        k.interrupts.pushSoftirqContext(c);
+        if (k.threadsSoftirqs) {
+          k.deferSoftirqs(c);
+        } else {
+          k.interrupts.pushSoftirqContext(c);
+        }
       }
     }
 

@@ -81,6 +81,8 @@ public final class Kernel implements KernelView {
   private final Task[] irqThreads = new Task[dev.kernellab.hw.IoApic.PINS]; // by line, where threaded
   private final KernelPath[] softirqHandlers = new KernelPath[Softirq.values().length];
   private final Task[] ksoftirqd;
+  final boolean threadsSoftirqs; // Patching.threadSoftirqs: none run on the way out of a hard interrupt
+  private final Task[] ktimers; // by CPU, where softirqs are threaded
   final boolean[] irqInProgress = new boolean[Vectors.COUNT]; // IRQ_INPROGRESS, by vector
   final boolean[] irqPending = new boolean[Vectors.COUNT]; // IRQ_PENDING, by vector
   private boolean running; // inside run(): a nested run() is refused
@@ -133,6 +135,8 @@ public final class Kernel implements KernelView {
     // Every detail event wanted everywhere until the tracers say otherwise (in boot).
     this.traceInterest = tracer == null ? null : new CpuTraceInterest(cpus);
     this.ksoftirqd = new Task[cpus.length];
+    this.threadsSoftirqs = c.threadSoftirqs();
+    this.ktimers = new Task[cpus.length];
     this.locks = new SpinLocks(this, cpus, sim, tracer, debug);
     this.bkl = new BigKernelLock(this, cpus.length > 1 || preemption.preemptsKernelCode());
     this.checks = new KernelChecks(this, debug);
@@ -172,6 +176,13 @@ public final class Kernel implements KernelView {
                 .allowedOn(1L << cpu.id));
       }
     }
+    if (c.threadSoftirqs()) {
+      for (KernelCpu cpu : cpus) {
+        KernelPath loop = KernelPath.of("kernel/softirq.c", "run_ktimerd", false, new TaskOps.Ktimerd());
+        ktimers[cpu.id] = lifecycle.spawn(TaskSpec.kernelThread(TaskLifecycle.ktimersComm(cpu.id), loop)
+            .fifo(KTIMERD_PRIORITY).onCpu(cpu.id).allowedOn(1L << cpu.id));
+      }
+    }
     if (c.threadIrqs()) {
       IrqThreads.install(this, lifecycle, c.irqThreadPriorities());
     }
@@ -196,6 +207,11 @@ public final class Kernel implements KernelView {
 
   void setIrqThread(int irq, Task thread) {
     irqThreads[irq] = thread;
+  }
+
+  @Override
+  public Optional<Task> timerSoftirqThread(int cpu) {
+    return cpu >= 0 && cpu < ktimers.length ? Optional.ofNullable(ktimers[cpu]) : Optional.empty();
   }
 
   @Override
@@ -226,6 +242,33 @@ public final class Kernel implements KernelView {
   /** The hooks by site, fixed at build: the key of {@link SiteHook}'s remembered answers. */
   Map<Site, KernelPath> siteHooks() {
     return siteHooks;
+  }
+
+  /** ktimerd's SCHED_FIFO priority: 1, kernel/softirq.c {@code ktimerd_setup} (6.12). */
+  static final int KTIMERD_PRIORITY = 1;
+
+  /**
+   * The end of the outermost hard interrupt where softirqs are threaded: 6.12's
+   * {@code invoke_softirq} under PREEMPT_RT runs none. What the timer raised (HI_SOFTIRQ, which
+   * runs TIMER_BH in 2.4, standing in for TIMER_SOFTIRQ) waits for {@code ktimers/N}, as
+   * {@code raise_ktimers_thread} has it; the rest for ksoftirqd, unless the interrupted task is
+   * inside a bottom-half-off section, which runs them when it enables bottom halves
+   * ({@code should_wake_ksoftirqd}).
+   */
+  @Models(file = "kernel/softirq.c", function = "invoke_softirq", version = "6.12")
+  void deferSoftirqs(KernelCpu c) {
+    int timer = c.softirqPending & Softirq.HI.bit();
+    if (timer != 0) {
+      c.softirqPending &= ~timer;
+      c.timerSoftirqPending |= timer;
+      Task t = ktimers[c.id];
+      if (t.state() != TaskState.RUNNING) {
+        sched.wakeUpTask(c, t);
+      }
+    }
+    if (c.softirqPending != 0 && (c.current.preemptCount & PreemptCount.SOFTIRQ_MASK) == 0) {
+      wakeKsoftirqd(c);
+    }
   }
 
   @Models(file = "kernel/softirq.c", function = "wakeup_softirqd", version = "2.4.17")

@@ -80,6 +80,7 @@ public final class KernelBuilder {
   private int hz = DEFAULT_HZ;
   private boolean ksoftirqd = true;
   private boolean threadIrqs; // set by a patch (Patching.threadInterrupts)
+  private boolean threadSoftirqs; // set by a patch (Patching.threadSoftirqs)
   private final Map<Integer, Integer> irqThreadPriorities = new TreeMap<>();
   private boolean built;
   private final Map<String, Object> attachments = new TreeMap<>();
@@ -448,6 +449,26 @@ public final class KernelBuilder {
     }
 
     @Override
+    public void threadSoftirqs() {
+      open();
+      if (!ksoftirqd) {
+        throw new IllegalStateException("patch " + patch
+            + ": threaded softirqs run in ksoftirqd, and this kernel is built without it");
+      }
+      if (threadSoftirqs) {
+        return; // another patch threaded them already
+      }
+      for (int c = 0; c < machine.cpus(); c++) {
+        String comm = TaskLifecycle.ktimersComm(c);
+        if (!comms.add(comm)) {
+          throw new IllegalArgumentException("patch " + patch + ": task " + comm + " has the name of cpu" + c
+              + "'s timer softirq thread");
+        }
+      }
+      threadSoftirqs = true;
+    }
+
+    @Override
     public MachineSpec machine() {
       return machine;
     }
@@ -569,7 +590,8 @@ public final class KernelBuilder {
     }
     checkIrqThreads(comms);
     KernelConfig config = new KernelConfig(machine, seed, scheduler, preemption, Optional.ofNullable(tracer), debug, hz,
-        ksoftirqd, bootTasks, irqActions, softirqHandlers, siteHooks, sysctls, threadIrqs, irqThreadPriorities);
+        ksoftirqd, bootTasks, irqActions, softirqHandlers, siteHooks, sysctls, threadIrqs, irqThreadPriorities,
+        threadSoftirqs);
     Kernel k = new Kernel(config);
     k.boot(config);
     return k;

@@ -38,6 +38,7 @@ import java.util.TreeMap;
  * @param threadIrqs whether device interrupts run in handler threads ({@link IrqThreads})
  * @param irqThreadPriorities the SCHED_FIFO priority of a line's handler thread, where not the
  *     default
+ * @param threadSoftirqs whether softirqs run only in threads ({@link Kernel#deferSoftirqs})
  */
 record KernelConfig(
     MachineSpec machine,
@@ -54,7 +55,8 @@ record KernelConfig(
     Map<Site, KernelPath> siteHooks,
     Map<String, Sysctl> sysctls,
     boolean threadIrqs,
-    Map<Integer, Integer> irqThreadPriorities) {
+    Map<Integer, Integer> irqThreadPriorities,
+    boolean threadSoftirqs) {
 
   /** Copies the collections, keeping their orders (lines, softirqs and names sorted; hooks as applied). */
   KernelConfig {

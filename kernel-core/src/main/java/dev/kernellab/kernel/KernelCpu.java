@@ -27,6 +27,7 @@ public final class KernelCpu implements CpuView {
   final ExecContext[] contexts = new ExecContext[MAX_CONTEXTS];
   int contextDepth; // hardirq/softirq contexts above the task context
   int softirqPending;
+  int timerSoftirqPending; // threaded softirqs: what a hard interrupt raised for ktimers (pending_timer_softirq)
   final SplittableRandom irqRandom;
   final Event kick;
   boolean dispatching;

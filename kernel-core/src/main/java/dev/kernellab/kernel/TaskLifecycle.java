@@ -39,6 +39,11 @@ final class TaskLifecycle {
     return "swapper/" + cpu;
   }
 
+  /** The comm of {@code cpu}'s timer softirq thread under threaded softirqs (6.12 {@code ktimers/%u}). */
+  static String ktimersComm(int cpu) {
+    return "ktimers/" + cpu;
+  }
+
   /** The comm of {@code cpu}'s ksoftirqd (2.4.17 kernel/softirq.c {@code ksoftirqd_CPU%d}). */
   static String ksoftirqdComm(int cpu) {
     return "ksoftirqd_CPU" + cpu;

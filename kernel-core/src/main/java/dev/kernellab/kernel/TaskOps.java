@@ -516,6 +516,32 @@ final class TaskOps {
   }
 
   /**
+   * {@code ktimers/N} where softirqs are threaded: the timer's softirqs that hard interrupts
+   * left pending join the CPU's pending mask and one {@code do_softirq()} pass runs them all, as
+   * 6.12's {@code run_ktimerd} does ({@code or_softirq_pending}, then {@code __do_softirq});
+   * then it sleeps until the next timer interrupt wakes it.
+   */
+  @Models(file = "kernel/softirq.c", function = "run_ktimerd", version = "6.12")
+  static final class Ktimerd extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      if (c.timerSoftirqPending != 0) {
+        c.softirqPending |= c.timerSoftirqPending;
+        c.timerSoftirqPending = 0;
+        k.interrupts.pushSoftirqContext(c, true);
+        return;
+      }
+      c.current.setState(TaskState.INTERRUPTIBLE);
+      k.sched.callSchedule(c, ctx);
+    }
+
+    @Override
+    String describe() {
+      return "run_ktimerd: do_softirq(); schedule()";
+    }
+  }
+
+  /**
    * {@code ksoftirqd}: {@code while (softirq_pending(cpu)) { do_softirq(); if
    * (current->need_resched) schedule(); }}, then sleep until woken.
    */

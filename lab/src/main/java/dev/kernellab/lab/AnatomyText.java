@@ -94,6 +94,9 @@ final class AnatomyText {
     if (c instanceof Cause.Handler) {
       return "the driver's handler, and the softirqs and interrupts it let in";
     }
+    if (c instanceof Cause.SoftirqThread s) {
+      return "the timer's softirqs in " + s.thread() + ", and the interrupts and tasks that preempted it";
+    }
     if (c instanceof Cause.AlreadyRunnable r) {
       return r.start() == ProbeSpec.Start.TIMER_EXPIRY
           ? "the probe did not sleep (a real-time nanosleep of 2 ms or less busy-waits)"

@@ -13,8 +13,8 @@ public final class RtProvider implements KernelPatchProvider {
 
   @Override
   public String description() {
-    return "realtime-preempt's threaded interrupts (PREEMPT_RT): device handlers in irq/N threads at"
-        + " SCHED_FIFO 50; sleeping spinlocks not modelled yet";
+    return "realtime-preempt's threaded interrupts and softirqs (PREEMPT_RT): device handlers in irq/N"
+        + " threads at SCHED_FIFO 50, the timer's softirqs in ktimers/N; sleeping spinlocks not modelled yet";
   }
 
   @Override

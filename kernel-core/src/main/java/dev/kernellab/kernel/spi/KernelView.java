@@ -61,4 +61,10 @@ public interface KernelView {
    * interrupt.
    */
   Optional<? extends TaskView> irqThread(int irq);
+
+  /**
+   * {@code cpu}'s timer softirq thread ({@code ktimers/N}) where a patch threads softirqs
+   * ({@link Patching#threadSoftirqs()}); empty otherwise.
+   */
+  Optional<? extends TaskView> timerSoftirqThread(int cpu);
 }

@@ -58,6 +58,18 @@ public interface Patching {
    */
   void threadInterrupts();
 
+  /**
+   * Runs softirqs in threads, never on the way out of a hard interrupt: what a hard interrupt
+   * raises is left to {@code ktimers/N} (SCHED_FIFO 1) where it is the timer's (in 2.4 terms,
+   * HI_SOFTIRQ, which runs TIMER_BH) and to {@code ksoftirqd} otherwise; what a thread raises it
+   * runs itself when it enables bottom halves. This is PREEMPT_RT's softirq handling
+   * (kernel/softirq.c of 6.12: {@code invoke_softirq}, {@code run_ktimerd}).
+   *
+   * @throws IllegalStateException if the kernel is built without ksoftirqd
+   * @throws IllegalArgumentException if a boot task has a {@code ktimers/N} name
+   */
+  void threadSoftirqs();
+
   /** The machine being built for. */
   MachineSpec machine();
 
