@@ -218,7 +218,7 @@ public final class CondReschedLock {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       switch (f.phase) {
         case 0 -> {
-          if (!when.due(c, f.iteration + 1)) {
+          if (!dueAt(c, f.iteration + 1)) {
             f.advance();
             return;
           }
@@ -264,6 +264,15 @@ public final class CondReschedLock {
      * which changes nothing ({@link When}), for {@link FastForward}.
      */
     boolean dueAt(KernelCpu c, long iterations) {
+      // Where the locks sleep the section is preemptible and a waiter of higher priority has
+      // preempted the holder already through priority inheritance: the model keeps the lock
+      // (6.12's __cond_resched_lock would drop it for a contended lock, letting waiters of lower
+      // priority in sooner, which no latency of a higher one depends on).
+      for (SpinLock l : locks) {
+        if (c.kernel.sleeps(l)) {
+          return false;
+        }
+      }
       return when.due(c, iterations);
     }
 

@@ -38,7 +38,9 @@ final class InterruptController {
   private final int[] irqOf = new int[Vectors.COUNT]; // the line of each device vector, -1 none
   private final KernelPath[] ack = new KernelPath[2]; // master, slave
   private final KernelPath end;
-  private final SpinLock i8259aLock = SpinLock.spin("i8259A_lock");
+  // taken by every hard interrupt's acknowledgement: raw where spinlocks sleep, as mainline's
+  // DEFINE_RAW_SPINLOCK(i8259A_lock) in arch/x86/kernel/i8259.c (6.12)
+  private final SpinLock i8259aLock = SpinLock.raw("i8259A_lock");
 
   InterruptController(Machine m) {
     i8259 = m.cpuCount() == 1;

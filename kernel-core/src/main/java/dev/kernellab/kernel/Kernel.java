@@ -83,6 +83,7 @@ public final class Kernel implements KernelView {
   private final Task[] ksoftirqd;
   final boolean threadsSoftirqs; // Patching.threadSoftirqs: none run on the way out of a hard interrupt
   private final Task[] ktimers; // by CPU, where softirqs are threaded
+  private final boolean sleepingSpinlocks; // Patching.sleepingSpinlocks
   final boolean[] irqInProgress = new boolean[Vectors.COUNT]; // IRQ_INPROGRESS, by vector
   final boolean[] irqPending = new boolean[Vectors.COUNT]; // IRQ_PENDING, by vector
   private boolean running; // inside run(): a nested run() is refused
@@ -136,6 +137,7 @@ public final class Kernel implements KernelView {
     this.traceInterest = tracer == null ? null : new CpuTraceInterest(cpus);
     this.ksoftirqd = new Task[cpus.length];
     this.threadsSoftirqs = c.threadSoftirqs();
+    this.sleepingSpinlocks = c.sleepingSpinlocks();
     this.ktimers = new Task[cpus.length];
     this.locks = new SpinLocks(this, cpus, sim, tracer, debug);
     this.bkl = new BigKernelLock(this, cpus.length > 1 || preemption.preemptsKernelCode());
@@ -242,6 +244,15 @@ public final class Kernel implements KernelView {
   /** The hooks by site, fixed at build: the key of {@link SiteHook}'s remembered answers. */
   Map<Site, KernelPath> siteHooks() {
     return siteHooks;
+  }
+
+  /**
+   * True if {@code l} is a sleeping lock in this kernel: a {@code spinlock_t} where a patch made
+   * spinlocks sleep. Raw spinlocks, rwlocks (whose rwbase_rt form the model leaves out) and the
+   * big kernel lock spin.
+   */
+  boolean sleeps(SpinLock l) {
+    return sleepingSpinlocks && !l.isRaw() && !l.isReaderWriter() && !l.isBigKernelLock();
   }
 
   /** ktimerd's SCHED_FIFO priority: 1, kernel/softirq.c {@code ktimerd_setup} (6.12). */

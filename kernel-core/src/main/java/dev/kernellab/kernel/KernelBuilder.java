@@ -81,6 +81,7 @@ public final class KernelBuilder {
   private boolean ksoftirqd = true;
   private boolean threadIrqs; // set by a patch (Patching.threadInterrupts)
   private boolean threadSoftirqs; // set by a patch (Patching.threadSoftirqs)
+  private boolean sleepingSpinlocks; // set by a patch (Patching.sleepingSpinlocks)
   private final Map<Integer, Integer> irqThreadPriorities = new TreeMap<>();
   private boolean built;
   private final Map<String, Object> attachments = new TreeMap<>();
@@ -469,6 +470,12 @@ public final class KernelBuilder {
     }
 
     @Override
+    public void sleepingSpinlocks() {
+      open();
+      sleepingSpinlocks = true;
+    }
+
+    @Override
     public MachineSpec machine() {
       return machine;
     }
@@ -589,9 +596,13 @@ public final class KernelBuilder {
       k.applying = false;
     }
     checkIrqThreads(comms);
+    if (sleepingSpinlocks && !(threadIrqs && threadSoftirqs)) {
+      throw new IllegalStateException("sleeping spinlocks need threaded interrupts and softirqs (a spinlock_t"
+          + " that sleeps cannot be taken in a hard interrupt): the patch that asks for them must thread both");
+    }
     KernelConfig config = new KernelConfig(machine, seed, scheduler, preemption, Optional.ofNullable(tracer), debug, hz,
         ksoftirqd, bootTasks, irqActions, softirqHandlers, siteHooks, sysctls, threadIrqs, irqThreadPriorities,
-        threadSoftirqs);
+        threadSoftirqs, sleepingSpinlocks);
     Kernel k = new Kernel(config);
     k.boot(config);
     return k;

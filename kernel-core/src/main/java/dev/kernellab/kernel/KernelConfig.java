@@ -39,6 +39,7 @@ import java.util.TreeMap;
  * @param irqThreadPriorities the SCHED_FIFO priority of a line's handler thread, where not the
  *     default
  * @param threadSoftirqs whether softirqs run only in threads ({@link Kernel#deferSoftirqs})
+ * @param sleepingSpinlocks whether a {@code spinlock_t} is an {@code rt_mutex} ({@link Kernel#sleeps})
  */
 record KernelConfig(
     MachineSpec machine,
@@ -56,7 +57,8 @@ record KernelConfig(
     Map<String, Sysctl> sysctls,
     boolean threadIrqs,
     Map<Integer, Integer> irqThreadPriorities,
-    boolean threadSoftirqs) {
+    boolean threadSoftirqs,
+    boolean sleepingSpinlocks) {
 
   /** Copies the collections, keeping their orders (lines, softirqs and names sorted; hooks as applied). */
   KernelConfig {

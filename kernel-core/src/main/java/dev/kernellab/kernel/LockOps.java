@@ -59,6 +59,10 @@ final class LockOps {
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      if (k.sleeps(lock)) {
+        takeSleeping(k, c, ctx, f);
+        return;
+      }
       if (f.phase == 0) {
         switch (form) {
           case IRQ -> c.irqDisable(ctx);
@@ -81,11 +85,35 @@ final class LockOps {
     }
 
     /**
+     * {@code rt_spin_lock}, where the lock sleeps: no interrupt flag, no preempt count (not even
+     * the {@code _bh} form's, whose local_bh_disable() is a per-CPU lock under PREEMPT_RT), the
+     * lock's {@code rt_mutex} taken, sleeping with priority inheritance if it is held. Its
+     * statistics are the spinlock's; no tracer is told, since the holder keeps no CPU from
+     * preempting it. Only a task may take it: a hard interrupt that does is a catalog's lock that
+     * should be raw.
+     */
+    @Models(file = "kernel/locking/spinlock_rt.c", function = "rt_spin_lock", version = "6.12")
+    private void takeSleeping(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      if (f.phase == 0 && ctx.kind != ExecContext.Kind.TASK) {
+        throw k.bug(c, "sleeping spinlock in atomic context", lock + " is a spinlock_t, which sleeps here,"
+            + " taken in " + ctx.kind + " context in " + ctx.currentPath() + ": make it a raw spinlock (SpinLock.raw)");
+      }
+      long contended = lock.sleeper.contentions();
+      if (RtMutexOps.lock(k, c, ctx, f, lock.sleeper, false)) {
+        lock.recordAcquire(k.now(), ctx.currentPath());
+        f.advance();
+      } else if (lock.sleeper.contentions() != contended) {
+        lock.recordContention();
+      }
+    }
+
+    /**
      * True if the lock is free for this taker, so that the operation takes it in one step
-     * without spinning or nesting (for {@link FastForward}).
+     * without spinning, nesting or sleeping (for {@link FastForward}).
      */
     boolean takesAtOnce() {
-      return read ? lock.writerCpu < 0 : lock.writerCpu < 0 && lock.readers == 0;
+      boolean free = read ? lock.writerCpu < 0 : lock.writerCpu < 0 && lock.readers == 0;
+      return free && lock.sleeper.owner == null && lock.sleeper.waiterCount == 0;
     }
 
     @Override
@@ -119,6 +147,17 @@ final class LockOps {
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      if (k.sleeps(lock)) {
+        // rt_spin_unlock: the rt_mutex let go, its first waiter woken, the loans taken back
+        if (f.phase == 0 && lock.sleeper.owner == c.current) {
+          lock.recordRelease(k.now());
+        }
+        if (RtMutexOps.unlock(k, c, ctx, f, lock.sleeper)) {
+          f.advance();
+          c.preemptCheck(ctx);
+        }
+        return;
+      }
       switch (f.phase) {
         case 0 -> {
           // spin_unlock(): _raw_spin_unlock(l); preempt_enable(), which may preempt here.

@@ -37,40 +37,11 @@ final class RtMutexOps {
       this.m = m;
     }
 
-    // phases: 0 entry (might_sleep), 1 the attempt, 2 back from schedule()
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      Task t = c.current;
-      if (f.phase == 0) {
-        k.sched.checkTaskContext(c, ctx);
-        claim(k, c, m);
-        if (m.owner == t) {
-          throw k.bug(c, "rt_mutex deadlock",
-              t + " takes " + m + ", which it owns, in " + ctx.currentPath());
-        }
-        f.phase = 1;
-        if (k.mightSleepHook != null) {
-          ctx.push(k.mightSleepHook, false);
-          return;
-        }
-      }
-      if (f.phase == 2) {
-        t.setState(TaskState.RUNNING);
-      }
-      if (tryTake(k, c, m, t)) {
+      if (lock(k, c, ctx, f, m, true)) {
         f.advance();
-        return;
       }
-      if (t.blockedOn != m) {
-        detectDeadlock(k, c, m, t);
-        m.recordContention();
-        m.enqueue(t);
-        t.blockedOn = m;
-        walkChain(k, c, m);
-      }
-      t.setState(TaskState.UNINTERRUPTIBLE);
-      f.phase = 2;
-      k.sched.callSchedule(c, ctx);
     }
 
     @Override
@@ -92,30 +63,78 @@ final class RtMutexOps {
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      if (f.phase == 0) {
-        Task t = c.current;
-        if (m.owner != t) {
-          throw k.bug(c, "rt_mutex unlock by a non-owner",
-              t + " unlocks " + m + (m.owner == null ? ", which is free," : ", owned by " + m.owner + ",")
-                  + " in " + ctx.currentPath());
-        }
-        m.owner = null;
-        t.dropOwned(m);
-        Task next = m.topWaiter();
-        // The waiter stays queued until it takes the mutex: a steal in between leaves it first in
-        // line, still lending to the thief.
-        adjustLoan(k, c, t);
-        TaskOps.WakeUp.chargeWakeUps(k, c, f, next != null && k.sched.wakeUpTask(c, next) ? 1 : 0);
-        return;
+      if (unlock(k, c, ctx, f, m)) {
+        f.advance();
+        c.preemptCheck(ctx);
       }
-      f.advance();
-      c.preemptCheck(ctx);
     }
 
     @Override
     String describe() {
       return "rt_mutex_unlock(&" + m.name() + ")";
     }
+  }
+
+  /**
+   * The lock's steps, phase by phase (0 entry and {@code might_sleep()} where asked, 1 the
+   * attempt, 2 back from {@code schedule()}): true once the current task owns {@code m}, false
+   * while it runs something first (the might_sleep hook) or sleeps.
+   */
+  static boolean lock(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f, RtMutex m, boolean mightSleep) {
+    Task t = c.current;
+    if (f.phase == 0) {
+      k.sched.checkTaskContext(c, ctx);
+      claim(k, c, m);
+      if (m.owner == t) {
+        throw k.bug(c, "rt_mutex deadlock", t + " takes " + m + ", which it owns, in " + ctx.currentPath());
+      }
+      f.phase = 1;
+      if (mightSleep && k.mightSleepHook != null) {
+        ctx.push(k.mightSleepHook, false);
+        return false;
+      }
+    }
+    if (f.phase == 2) {
+      t.setState(TaskState.RUNNING);
+    }
+    if (tryTake(k, c, m, t)) {
+      return true;
+    }
+    if (t.blockedOn != m) {
+      detectDeadlock(k, c, m, t);
+      m.recordContention();
+      m.enqueue(t);
+      t.blockedOn = m;
+      walkChain(k, c, m);
+    }
+    t.setState(TaskState.UNINTERRUPTIBLE);
+    f.phase = 2;
+    k.sched.callSchedule(c, ctx);
+    return false;
+  }
+
+  /**
+   * The unlock's steps: phase 0 lets go, wakes the first waiter and takes back the loans, then
+   * pays the wake-up; true at phase 1, where the caller's preemption point follows.
+   */
+  static boolean unlock(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f, RtMutex m) {
+    if (f.phase != 0) {
+      return true;
+    }
+    Task t = c.current;
+    if (m.owner != t) {
+      throw k.bug(c, "rt_mutex unlock by a non-owner",
+          t + " unlocks " + m + (m.owner == null ? ", which is free," : ", owned by " + m.owner + ",")
+              + " in " + ctx.currentPath());
+    }
+    m.owner = null;
+    t.dropOwned(m);
+    Task next = m.topWaiter();
+    // The waiter stays queued until it takes the mutex: a steal in between leaves it first in
+    // line, still lending to the thief.
+    adjustLoan(k, c, t);
+    TaskOps.WakeUp.chargeWakeUps(k, c, f, next != null && k.sched.wakeUpTask(c, next) ? 1 : 0);
+    return false;
   }
 
   /**

@@ -30,6 +30,10 @@ public final class SpinLock implements LockView {
   private final String name;
   private final boolean readerWriter;
   private final boolean bigKernelLock;
+  private final boolean raw;
+  // What a spinlock_t is where a patch makes spinlocks sleep (Patching.sleepingSpinlocks): the
+  // rt_mutex of include/linux/spinlock_rt.h; unused otherwise.
+  final RtMutex sleeper;
 
   // Holder state. A spinlock has at most one holder; an rwlock one writer or many readers.
   int writerCpu = -1; // CPU holding it for write (or as a spinlock), -1 when free
@@ -52,7 +56,7 @@ public final class SpinLock implements LockView {
   private long totalHoldNs;
   private final long[] holdHistogram = new long[HISTOGRAM_BUCKETS];
 
-  private SpinLock(String name, boolean readerWriter, boolean bigKernelLock) {
+  private SpinLock(String name, boolean readerWriter, boolean bigKernelLock, boolean raw) {
     if (name == null || name.isBlank()) {
       throw new IllegalArgumentException(
           (readerWriter ? "an rwlock_t" : "a spinlock_t") + " needs its kernel name, got "
@@ -61,16 +65,28 @@ public final class SpinLock implements LockView {
     this.name = name;
     this.readerWriter = readerWriter;
     this.bigKernelLock = bigKernelLock;
+    this.raw = raw;
+    this.sleeper = new RtMutex(name);
   }
 
   /** A {@code spinlock_t}. */
   public static SpinLock spin(String name) {
-    return new SpinLock(name, false, false);
+    return new SpinLock(name, false, false, false);
+  }
+
+  /**
+   * A {@code raw_spinlock_t}: a spinlock that spins under every patch, realtime preemption's
+   * included, for the locks taken where nothing may sleep (the timer's hard interrupt, the
+   * scheduler). In a 2.4 kernel it is an ordinary {@code spinlock_t}.
+   */
+  @Models(file = "include/linux/spinlock_types_raw.h", function = "raw_spinlock_t", version = "6.12")
+  public static SpinLock raw(String name) {
+    return new SpinLock(name, false, false, true);
   }
 
   /** An {@code rwlock_t}. */
   public static SpinLock readerWriter(String name) {
-    return new SpinLock(name, true, false);
+    return new SpinLock(name, true, false, false);
   }
 
   /**
@@ -80,7 +96,7 @@ public final class SpinLock implements LockView {
    */
   @Models(file = "include/asm-i386/smplock.h", function = "lock_kernel", version = "2.4.17")
   public static SpinLock bigKernelLock() {
-    return new SpinLock("kernel_flag", false, true);
+    return new SpinLock("kernel_flag", false, true, false);
   }
 
   /** The lock's kernel name, e.g. {@code "pagecache_lock"}. */
@@ -93,6 +109,11 @@ public final class SpinLock implements LockView {
   @Override
   public boolean isBigKernelLock() {
     return bigKernelLock;
+  }
+
+  /** True for a {@code raw_spinlock_t} ({@link #raw}). */
+  public boolean isRaw() {
+    return raw;
   }
 
   /** True for an {@code rwlock_t}. */

@@ -93,7 +93,9 @@ public final class TimerBh {
 
   private final Kernel k;
   private final TimerList timers;
-  private final SpinLock timerlistLock = SpinLock.spin("timerlist_lock");
+  // the timer list's lock: raw where spinlocks sleep, as 6.12's struct timer_base has its
+  // raw_spinlock_t lock (kernel/time/timer.c)
+  private final SpinLock timerlistLock = SpinLock.raw("timerlist_lock");
   private long loadCount; // calc_load's static count, in ticks
 
   /** {@code timer_bh} itself, the HI softirq's handler. */

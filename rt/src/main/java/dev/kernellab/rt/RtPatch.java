@@ -6,24 +6,29 @@ import dev.kernellab.kernel.spi.Patching;
 import java.util.List;
 
 /**
- * The realtime-preempt patch set, as far as it is modelled: its threaded interrupts and
- * softirqs. Every device interrupt's handler runs in a kernel thread {@code irq/N-name} at
- * SCHED_FIFO 50 (each line's priority settable, as {@code chrt} on the thread does), with
- * interrupts on and preemptible; the hard interrupt only wakes the thread; the timer's interrupt
- * stays hard. No softirq runs on the way out of a hard interrupt: the timer's wait for
- * {@code ktimers/N} (SCHED_FIFO 1), the others for ksoftirqd, and a handler thread runs what it
- * raised itself when it enables bottom halves.
+ * The realtime-preempt patch set, as far as it is modelled: threaded interrupts and softirqs, and
+ * spinlocks that sleep. Every device interrupt's handler runs in a kernel thread
+ * {@code irq/N-name} at SCHED_FIFO 50 (each line's priority settable, as {@code chrt} on the
+ * thread does), with interrupts on and preemptible; the hard interrupt only wakes the thread;
+ * the timer's interrupt stays hard. No softirq runs on the way out of a hard interrupt: the
+ * timer's wait for {@code ktimers/N} (SCHED_FIFO 1), the others for ksoftirqd, and a handler
+ * thread runs what it raised itself when it enables bottom halves. Every {@code spinlock_t} is an
+ * {@code rt_mutex} with priority inheritance: its holder stays preemptible, and a task that finds
+ * it held sleeps and lends the holder its priority; raw spinlocks (the 8259's, the timer list's)
+ * still spin.
  *
- * <p>What the SPI had to learn for it is two general switches, {@link Patching#threadInterrupts()}
- * and {@link Patching#threadSoftirqs()}: the mechanisms are the kernel's (mainline has the first
- * as {@code threadirqs} since 2.6.39), and the patch is what turns them on, as
- * {@code CONFIG_PREEMPT_RT} forces them ({@code force_irqthreads}, kernel/irq/manage.c;
- * {@code invoke_softirq}, kernel/softirq.c).
+ * <p>What the SPI had to learn for it is three general switches, {@link Patching#threadInterrupts()},
+ * {@link Patching#threadSoftirqs()} and {@link Patching#sleepingSpinlocks()}, and a priority loan
+ * in the scheduler SPI ({@code Scheduler.setInheritedPriority}): the mechanisms are the kernel's
+ * (mainline has the first as {@code threadirqs} since 2.6.39, and {@code rt_mutex} since
+ * 2.6.18), and the patch is what turns them on, as {@code CONFIG_PREEMPT_RT} forces them
+ * ({@code force_irqthreads}, kernel/irq/manage.c; {@code invoke_softirq}, kernel/softirq.c;
+ * include/linux/spinlock_rt.h).
  *
- * <p>Not yet modelled, so not claimed: spinlocks as sleeping {@code rt_mutex}es with priority
- * inheritance (the rt_mutex itself is kernel-core's {@code RtMutex}; the catalog's spinlocks do
- * not use it yet), and the BKL as a semaphore; here a spinlock still spins and disables
- * preemption.
+ * <p>Not yet modelled, so not claimed: the big kernel lock as a semaphore (it still spins with
+ * preemption off, and is what the worst cases under rt come down to), rwlocks as sleeping
+ * reader-writer locks (they still spin), and {@code local_bh_disable()} as a per-CPU lock (a
+ * sleeping spinlock's {@code _bh} form leaves the preempt count alone and nothing else).
  *
  * <p>It requires preempt: realtime-preempt builds on a fully preemptible kernel
  * ({@code CONFIG_PREEMPT_RT} selects {@code PREEMPTION}, kernel/Kconfig.preempt), and in 2.4.17
@@ -46,6 +51,7 @@ public final class RtPatch implements KernelPatch {
   public void apply(Patching kernel) {
     kernel.threadInterrupts();
     kernel.threadSoftirqs();
+    kernel.sleepingSpinlocks();
   }
 
   @Override

@@ -13,8 +13,8 @@ public final class RtProvider implements KernelPatchProvider {
 
   @Override
   public String description() {
-    return "realtime-preempt's threaded interrupts and softirqs (PREEMPT_RT): device handlers in irq/N"
-        + " threads at SCHED_FIFO 50, the timer's softirqs in ktimers/N; sleeping spinlocks not modelled yet";
+    return "realtime-preempt (PREEMPT_RT): device handlers in irq/N threads at SCHED_FIFO 50, the timer's"
+        + " softirqs in ktimers/N, spinlock_t as an rt_mutex with priority inheritance; the BKL still spins";
   }
 
   @Override

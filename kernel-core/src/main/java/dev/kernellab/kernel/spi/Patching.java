@@ -70,6 +70,19 @@ public interface Patching {
    */
   void threadSoftirqs();
 
+  /**
+   * Makes every {@code spinlock_t} a sleeping lock, an {@code rt_mutex} with priority
+   * inheritance, as PREEMPT_RT's include/linux/spinlock_rt.h does (6.12): its holder stays
+   * preemptible, {@code spin_lock_irq} leaves interrupts on and {@code spin_lock_bh} leaves the
+   * preempt count alone, and a task that finds it held sleeps and lends the holder its priority.
+   * Raw spinlocks ({@code SpinLock.raw}), rwlocks and the big kernel lock still spin.
+   *
+   * @throws IllegalStateException at build if the kernel's interrupts and softirqs are not both
+   *     threaded ({@link #threadInterrupts()}, {@link #threadSoftirqs()}): a sleeping lock cannot
+   *     be taken in a hard interrupt
+   */
+  void sleepingSpinlocks();
+
   /** The machine being built for. */
   MachineSpec machine();
 
