@@ -8,7 +8,6 @@ import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.kernel.spi.KernelPatch;
-import dev.kernellab.kernel.spi.KernelView;
 import dev.kernellab.kernel.spi.Patching;
 import dev.kernellab.kernel.spi.SchedPolicy;
 import dev.kernellab.kernel.spi.Softirq;
@@ -76,8 +75,8 @@ class ThreadedSoftirqsTests {
     assertThat(ran).containsExactly("B in softirq");
   }
 
-  @Test
-  void theTimersSoftirqRunsInKtimersAtFifoOne() {
+  /** S (SCHED_FIFO 10) naps 2 ms at a time at HZ 1000: the tasks current where it is woken. */
+  private List<String> wakersOfANapper(boolean threaded, List<Kernel> built) {
     List<String> wakers = new ArrayList<>();
     Kernel[] kernel = new Kernel[1];
     Tracer who = new Tracer() {
@@ -91,39 +90,28 @@ class ThreadedSoftirqsTests {
     KernelPath sleeper = KernelPath.userProgram("S")
         .loop("nap", Long.MAX_VALUE, l -> l.syscall(KernelPath.path("test/nap.c", "nap").sleepFor(2 * MS).build()))
         .build();
-    Kernel k = machine(true).hz(1000).task(TaskSpec.user("S", sleeper).fifo(10)).tracer(who).build();
+    Kernel k = machine(threaded).hz(1000).task(TaskSpec.user("S", sleeper).fifo(10)).tracer(who).build();
     kernel[0] = k;
-    TaskView ktimers = k.task("ktimers/0").orElseThrow();
-    assertThat(ktimers.policy()).isEqualTo(SchedPolicy.FIFO);
-    assertThat(ktimers.rtPriority()).isEqualTo(Kernel.KTIMERD_PRIORITY);
+    built.add(k);
     k.run(10 * MS);
     k.checkInvariants();
-    assertThat(wakers).isNotEmpty().containsOnly("ktimers/0");
+    return wakers;
+  }
+
+  @Test
+  void theTimersSoftirqRunsInKtimersAtFifoOne() {
+    List<Kernel> k = new ArrayList<>();
+    assertThat(wakersOfANapper(true, k)).isNotEmpty().containsOnly("ktimers/0");
+    TaskView ktimers = k.get(0).task("ktimers/0").orElseThrow();
+    assertThat(ktimers.policy()).isEqualTo(SchedPolicy.FIFO);
+    assertThat(ktimers.rtPriority()).isEqualTo(Kernel.KTIMERD_PRIORITY);
   }
 
   @Test
   void withoutThreadingTheTimerWakesTheSleeperFromTheTicksSoftirq() {
-    List<String> wakers = new ArrayList<>();
-    Kernel[] kernel = new Kernel[1];
-    Tracer who = new Tracer() {
-      @Override
-      public void boot(KernelView k) {}
-
-      @Override
-      public void schedWakeup(long now, int cpu, TaskView task) {
-        if (task.comm().equals("S")) {
-          wakers.add(kernel[0].current(cpu).comm());
-        }
-      }
-    };
-    KernelPath sleeper = KernelPath.userProgram("S")
-        .loop("nap", Long.MAX_VALUE, l -> l.syscall(KernelPath.path("test/nap.c", "nap").sleepFor(2 * MS).build()))
-        .build();
-    Kernel k = machine(false).hz(1000).task(TaskSpec.user("S", sleeper).fifo(10)).tracer(who).build();
-    kernel[0] = k;
-    assertThat(k.task("ktimers/0")).isEmpty();
-    k.run(10 * MS);
-    assertThat(wakers).isNotEmpty().doesNotContain("ktimers/0");
+    List<Kernel> k = new ArrayList<>();
+    assertThat(wakersOfANapper(false, k)).isNotEmpty().doesNotContain("ktimers/0");
+    assertThat(k.get(0).task("ktimers/0")).isEmpty();
   }
 
   @Test

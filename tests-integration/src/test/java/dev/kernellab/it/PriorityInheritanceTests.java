@@ -77,19 +77,35 @@ class PriorityInheritanceTests {
         .probe((c, t, now) -> at.put("M done", now))
         .loop("rest", Long.MAX_VALUE, x -> x.syscall(rest))
         .build();
-    Kernel k = new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
-        .scheduler(scheduler)
-        .hz(1000)
-        .task(TaskSpec.user("L", low))
-        .task(TaskSpec.user("H", high).fifo(90))
-        .task(TaskSpec.user("M", medium).fifo(50))
-        .build();
+    Kernel k = boot(scheduler, TaskSpec.user("L", low), TaskSpec.user("H", high).fifo(90),
+        TaskSpec.user("M", medium).fifo(50));
     int[] loan = {-1};
     k.machine().simulation().schedule(new Event("look at L", t -> loan[0] = task(k, "L").inheritedRtPriority()), 6 * MS);
     k.run(100 * MS);
     Map<String, Long> ms = new LinkedHashMap<>();
     at.forEach((what, ns) -> ms.put(what, ns / MS));
     return new Timeline(ms, loan[0]);
+  }
+
+  /** A uniprocessor of zero costs at HZ 1000 with {@code tasks}, booted. */
+  private static Kernel boot(String scheduler, TaskSpec... tasks) {
+    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
+        .scheduler(scheduler)
+        .hz(1000);
+    for (TaskSpec t : tasks) {
+      b.task(t);
+    }
+    return b.build();
+  }
+
+  /** A user program that makes {@code calls} in turn, then sleeps for ever. */
+  private static KernelPath program(String comm, KernelPath... calls) {
+    KernelPath rest = KernelPath.path("test/pi.c", "rest").sleepFor(1000 * MS).build();
+    KernelPath.Builder b = KernelPath.userProgram(comm);
+    for (KernelPath call : calls) {
+      b.syscall(call);
+    }
+    return b.loop("rest", Long.MAX_VALUE, x -> x.syscall(rest)).build();
   }
 
   private static TaskView task(Kernel k, String comm) {
@@ -137,22 +153,13 @@ class PriorityInheritanceTests {
         .syscall(KernelPath.path("test/pi.c", "l_give").rtMutexUnlock(b).build())
         .loop("rest", Long.MAX_VALUE, x -> x.syscall(rest))
         .build();
-    KernelPath middle = KernelPath.userProgram("K")
-        .syscall(KernelPath.path("test/pi.c", "k_take").sleepFor(1 * MS).rtMutexLock(a).rtMutexLock(b).build())
-        .syscall(KernelPath.path("test/pi.c", "k_give").rtMutexUnlock(b).rtMutexUnlock(a).build())
-        .loop("rest", Long.MAX_VALUE, x -> x.syscall(rest))
-        .build();
-    KernelPath high = KernelPath.userProgram("H")
-        .syscall(KernelPath.path("test/pi.c", "h_take").sleepFor(4 * MS).rtMutexLock(a).rtMutexUnlock(a).build())
-        .loop("rest", Long.MAX_VALUE, x -> x.syscall(rest))
-        .build();
-    Kernel k = new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
-        .scheduler(scheduler)
-        .hz(1000)
-        .task(TaskSpec.user("L", low))
-        .task(TaskSpec.user("K", middle).fifo(10))
-        .task(TaskSpec.user("H", high).fifo(70))
-        .build();
+    KernelPath middle = program("K",
+        KernelPath.path("test/pi.c", "k_take").sleepFor(1 * MS).rtMutexLock(a).rtMutexLock(b).build(),
+        KernelPath.path("test/pi.c", "k_give").rtMutexUnlock(b).rtMutexUnlock(a).build());
+    KernelPath high = program("H",
+        KernelPath.path("test/pi.c", "h_take").sleepFor(4 * MS).rtMutexLock(a).rtMutexUnlock(a).build());
+    Kernel k = boot(scheduler, TaskSpec.user("L", low), TaskSpec.user("K", middle).fifo(10),
+        TaskSpec.user("H", high).fifo(70));
     int[] loans = {-1, -1};
     k.machine().simulation().schedule(new Event("look", x -> {
       loans[0] = task(k, "L").inheritedRtPriority();
@@ -173,21 +180,9 @@ class PriorityInheritanceTests {
   void anAbBaPairOfMutexesIsCaughtAsADeadlock(String scheduler) {
     RtMutex a = new RtMutex("a");
     RtMutex b = new RtMutex("b");
-    KernelPath rest = KernelPath.path("test/pi.c", "rest").sleepFor(1000 * MS).build();
-    KernelPath one = KernelPath.userProgram("P")
-        .syscall(KernelPath.path("test/pi.c", "p").rtMutexLock(a).sleepFor(2 * MS).rtMutexLock(b).build())
-        .loop("rest", Long.MAX_VALUE, x -> x.syscall(rest))
-        .build();
-    KernelPath two = KernelPath.userProgram("Q")
-        .syscall(KernelPath.path("test/pi.c", "q").rtMutexLock(b).sleepFor(2 * MS).rtMutexLock(a).build())
-        .loop("rest", Long.MAX_VALUE, x -> x.syscall(rest))
-        .build();
-    Kernel k = new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
-        .scheduler(scheduler)
-        .hz(1000)
-        .task(TaskSpec.user("P", one))
-        .task(TaskSpec.user("Q", two))
-        .build();
+    KernelPath one = program("P", KernelPath.path("test/pi.c", "p").rtMutexLock(a).sleepFor(2 * MS).rtMutexLock(b).build());
+    KernelPath two = program("Q", KernelPath.path("test/pi.c", "q").rtMutexLock(b).sleepFor(2 * MS).rtMutexLock(a).build());
+    Kernel k = boot(scheduler, TaskSpec.user("P", one), TaskSpec.user("Q", two));
     assertThatThrownBy(() -> k.run(20 * MS))
         .isInstanceOf(KernelBug.class)
         .hasMessageContaining("rt_mutex deadlock");
