@@ -70,9 +70,10 @@ final class CyclictestHistogram {
       sb.append("# Thread ").append(c).append(':');
       long overflows = counts[c][buckets];
       long listed = 0;
-      long limitNs = buckets * 1_000L;
-      for (LatencyRecorder.Sample s : byCycle(columns.get(c).worst())) {
-        if (s.latencyNs() >= limitNs) {
+      LatencyDistribution column = columns.get(c);
+      for (LatencyRecorder.Sample s : byCycle(column.worst())) {
+        // the bucket the counts above put it in, so that a sample is an overflow in both or neither
+        if (column.bucketMicroseconds(s.latencyNs()) >= buckets) {
           sb.append(String.format(Locale.ROOT, " %05d", s.cycle()));
           listed++;
         }

@@ -46,6 +46,14 @@ class CyclictestHistogramTests {
   }
 
   @Test
+  void aSampleIsAnOverflowInTheCountsAndTheCycleListAlikeOrInNeither() {
+    // 10.2 us is 9.728 us to the histogram (512 ns steps): bucket 9 of 10, and so no overflow;
+    // 10.752 us (cycle 1) is one in both
+    String text = CyclictestHistogram.format(List.of(column(10_200, 10_752)), 10);
+    assertThat(text).contains("000009 000001\n", "# Histogram Overflows: 00001\n", "# Thread 0: 00001\n");
+  }
+
+  @Test
   void overflowsBeyondTheWorstKeptAreCountedAsOthers() {
     long[] twenty = new long[LatencyRecorder.WORST_KEPT + 4];
     java.util.Arrays.fill(twenty, 10_240);

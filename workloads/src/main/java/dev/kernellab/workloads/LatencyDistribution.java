@@ -56,10 +56,18 @@ public final class LatencyDistribution {
     }
     long[] out = new long[buckets + 1];
     for (var v : histogram.recordedValues()) {
-      long us = histogram.lowestEquivalentValue(v.getValueIteratedTo()) / 1_000;
+      long us = bucketMicroseconds(v.getValueIteratedTo());
       out[(int) Math.min(us, buckets)] += v.getCountAtValueIteratedTo();
     }
     return out;
+  }
+
+  /**
+   * The 1 us bucket {@link #microsecondBuckets} counts a sample of {@code ns} in: a report that
+   * names samples beside the buckets (cyclictest's overflow list) places each by this rule too.
+   */
+  public long bucketMicroseconds(long ns) {
+    return histogram.lowestEquivalentValue(ns) / 1_000;
   }
 
   /**
