@@ -90,7 +90,10 @@ final class LockOps {
      * lock's {@code rt_mutex} taken, sleeping with priority inheritance if it is held. Its
      * statistics are the spinlock's; no tracer is told, since the holder keeps no CPU from
      * preempting it. Only a task may take it: a hard interrupt that does is a catalog's lock that
-     * should be raw.
+     * should be raw. A softirq run by a thread (ktimers, ksoftirqd, a handler thread's
+     * local_bh_enable) still runs in the model's softirq context, which cannot sleep, so it is
+     * refused there too; no softirq of the catalog takes a sleeping lock, and one that did would
+     * need the softirq's context to be its thread's, as PREEMPT_RT has it.
      */
     @Models(file = "kernel/locking/spinlock_rt.c", function = "rt_spin_lock", version = "6.12")
     private void takeSleeping(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
