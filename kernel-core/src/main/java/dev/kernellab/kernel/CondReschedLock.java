@@ -268,12 +268,15 @@ public final class CondReschedLock {
       // preempted the holder already through priority inheritance: the model keeps the lock
       // (6.12's __cond_resched_lock would drop it for a contended lock, letting waiters of lower
       // priority in sooner, which no latency of a higher one depends on).
+      if (!when.due(c, iterations)) {
+        return false; // the common answer, so the locks are looked at only when a break is due
+      }
       for (SpinLock l : locks) {
         if (c.kernel.sleeps(l)) {
           return false;
         }
       }
-      return when.due(c, iterations);
+      return true;
     }
 
     private static boolean retake(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f, SpinLock l) {

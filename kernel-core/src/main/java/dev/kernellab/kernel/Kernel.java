@@ -272,10 +272,7 @@ public final class Kernel implements KernelView {
     if (timer != 0) {
       c.softirqPending &= ~timer;
       c.timerSoftirqPending |= timer;
-      Task t = ktimers[c.id];
-      if (t.state() != TaskState.RUNNING) {
-        sched.wakeUpTask(c, t);
-      }
+      wakeThread(c, ktimers[c.id]);
     }
     if (c.softirqPending != 0 && (c.current.preemptCount & PreemptCount.SOFTIRQ_MASK) == 0) {
       wakeKsoftirqd(c);
@@ -284,9 +281,13 @@ public final class Kernel implements KernelView {
 
   @Models(file = "kernel/softirq.c", function = "wakeup_softirqd", version = "2.4.17")
   void wakeKsoftirqd(KernelCpu c) {
-    Task d = ksoftirqd[c.id];
-    if (d != null && d.state() != TaskState.RUNNING) {
-      sched.wakeUpTask(c, d);
+    wakeThread(c, ksoftirqd[c.id]);
+  }
+
+  /** Wakes a kernel thread of softirqs, if it exists and is not awake already. */
+  private void wakeThread(KernelCpu c, Task t) {
+    if (t != null && t.state() != TaskState.RUNNING) {
+      sched.wakeUpTask(c, t);
     }
   }
 

@@ -107,8 +107,8 @@ final class PriorityCalls {
     }
     int before = e.prio;
     sched.host().setInheritedPriority(p, rtPriority);
-    e.prio = rtPriority > 0 && rtPriority >= p.rtPriority()
-        ? O1Tunables.rtPrio(rtPriority) : normalPrio(p, e, sched.tunables());
+    int rt = p.effectiveRtPriority();
+    e.prio = rt > 0 ? O1Tunables.rtPrio(rt) : sched.tunables().effectivePrio(e.staticPrio, e.sleepAvg);
     if (queued) {
       rq.activateTask(e, sched.host().jiffies(), sched.tunables());
       boolean running = p == rq.curr;
