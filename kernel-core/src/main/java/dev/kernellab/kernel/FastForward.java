@@ -36,8 +36,11 @@ final class FastForward {
    * time); a site hook whose operations are compute of a fixed length, cond_resched or a lock
    * break (the patches' reschedule points). A loop inside is entered as the interpreter enters
    * it (its count drawn or worked out) and run the same way if its body qualifies; else the
-   * runner stops there. Anything else (an Operation, a sleep, a wake-up, a fault, schedule(),
-   * a while loop's guard) keeps the loop interpreted. A body of
+   * runner stops there. A page fault whose handler qualifies as a called function is run as
+   * the interpreter runs it: the exception's frames pushed, the handler, then ret_from_exception,
+   * whose decision (need_resched to user, a preemption to kernel) stops the runner where it
+   * calls schedule(). Anything else (an Operation, a sleep, a wake-up, schedule(), a while
+   * loop's guard) keeps the loop interpreted. A body of
    * one fixed compute and no hook is left to the interpreter's own batch (FlowOps.Compute),
    * cheaper still. What might_sleep and a point push is the kernel's (a patch's hook): run if
    * its path qualifies as a called function, else the runner stops there.
@@ -66,11 +69,13 @@ final class FastForward {
   static final byte CALL = 7;
   static final byte STEP = 8;
   static final byte LOOP = 9;
+  static final byte FAULT = 10;
 
   private final Kernel k;
   private final Interpreter interpreter;
   private boolean on = switchedOn(System.getProperty("kernellab.fastForward"));
   private long ops; // operations run by the runner (not counted in Interpreter.opsExecuted)
+  OperationProfile.Counter profile; // the interpreter's, while it profiles; else null
 
   /** {@code -Dkernellab.fastForward}: unset or true is on, false is off, anything else refused. */
   static boolean switchedOn(String property) {
@@ -148,13 +153,16 @@ final class FastForward {
       } else if (op instanceof IrqOps.IrqDisable || op instanceof IrqOps.IrqEnable || op instanceof IrqOps.IrqSave
           || op instanceof IrqOps.IrqRestore || op instanceof IrqOps.PreemptDisable
           || op instanceof IrqOps.PreemptEnable || op instanceof IrqOps.BhDisable || op instanceof IrqOps.BhEnable
-          || op instanceof LockOps.LockKernel || op instanceof LockOps.UnlockKernel) {
+          || op instanceof LockOps.LockKernel || op instanceof LockOps.UnlockKernel
+          || op instanceof TaskOps.ExceptionReturn) {
         plan[i] = STEP;
       } else if (op instanceof FlowOps.Call call && call.target.fastForwardCall() != null) {
         plan[i] = CALL;
       } else if (op instanceof FlowOps.CallIf call && call.target.fastForwardCall() != null
           && (call.otherwise == null || call.otherwise.fastForwardCall() != null)) {
         plan[i] = CALL;
+      } else if (op instanceof TaskOps.Fault fault && fault.handler.fastForwardCall() != null) {
+        plan[i] = FAULT; // the handler, then ret_from_exception, each run if it stays straight
       } else if (op instanceof FlowOps.Loop) {
         plan[i] = LOOP; // its body is run if it qualifies, else the runner stops where it starts
       } else if (op instanceof FlowOps.MightSleep || op instanceof FlowOps.Point) {
@@ -307,7 +315,7 @@ final class FastForward {
         case COMPUTE -> {
           long ns = ((FlowOps.Compute) op).length.sample(null);
           interpreter.countStep(c);
-          ops++;
+          counted(hook);
           if (ns > 0 && !c.cpu.computeInline(ns)) {
             ExecContext.Frame h = pushHook(ctx, hook, hookIteration, j);
             h.entered = true;
@@ -321,7 +329,7 @@ final class FastForward {
             return false;
           }
           interpreter.countStep(c);
-          ops++;
+          counted(hook);
         }
         case COND_RESCHED -> {
           if (((SchedOps.CondResched) op).schedulesAt(k, c, hookIteration + 1)) {
@@ -329,12 +337,20 @@ final class FastForward {
             return false;
           }
           interpreter.countStep(c);
-          ops++;
+          counted(hook);
         }
         default -> throw new IllegalStateException("hook plan code " + plan[j]);
       }
     }
     return true;
+  }
+
+  /** One operation of {@code path} run here. */
+  private void counted(KernelPath path) {
+    ops++;
+    if (profile != null) {
+      profile.countFastForwarded(path);
+    }
   }
 
   private static ExecContext.Frame pushHook(ExecContext ctx, KernelPath hook, long hookIteration, int pc) {
@@ -362,7 +378,7 @@ final class FastForward {
       switch (plan[f.pc]) {
         case COMPUTE -> {
           interpreter.countStep(c);
-          ops++;
+          counted(body);
           long ns = ((FlowOps.Compute) op).length.sample(c.random(ctx));
           if (ns <= 0) {
             f.advance();
@@ -378,7 +394,7 @@ final class FastForward {
             return false;
           }
           interpreter.countStep(c);
-          ops++;
+          counted(body);
           f.advance();
         }
         case COND_RESCHED -> {
@@ -386,7 +402,7 @@ final class FastForward {
             return false;
           }
           interpreter.countStep(c);
-          ops++;
+          counted(body);
           f.advance();
         }
         case ACQUIRE, RELEASE, EFFECT, STEP -> {
@@ -398,7 +414,7 @@ final class FastForward {
           int pc = f.pc;
           while (true) {
             interpreter.countStep(c);
-            ops++;
+            counted(body);
             op.exec(k, c, ctx, f);
             if (c.top() != ctx || ctx.top() != f || cpu.segment() != Cpu.Segment.NONE || detailWanted(c)) {
               return false;
@@ -413,7 +429,7 @@ final class FastForward {
         }
         case CALL -> {
           interpreter.countStep(c);
-          ops++;
+          counted(body);
           int depth = ctx.depth;
           op.exec(k, c, ctx, f); // the guard, if any, runs here as it would in the interpreter
           if (c.top() != ctx || cpu.segment() != Cpu.Segment.NONE || detailWanted(c)) {
@@ -435,9 +451,31 @@ final class FastForward {
             return false;
           }
         }
+        case FAULT -> {
+          interpreter.countStep(c);
+          counted(body);
+          int depth = ctx.depth;
+          op.exec(k, c, ctx, f); // the exception's frames: ret_from_exception, the handler (and might_sleep's)
+          if (c.top() != ctx || cpu.segment() != Cpu.Segment.NONE || detailWanted(c)) {
+            return false;
+          }
+          while (ctx.depth > depth) {
+            ExecContext.Frame g = ctx.top();
+            byte[] called = g.path.fastForwardCall();
+            if (called == null || !runFrame(c, ctx, g, called)) {
+              return false;
+            }
+            if (cpu.hasDeliverableInterrupt()) {
+              return false; // the interpreter takes it, then ends the frame
+            }
+            interpreter.countStep(c); // the frame ends and is popped
+            c.exitedLoopIterations = 0;
+            ctx.pop();
+          }
+        }
         case LOOP -> {
           interpreter.countStep(c);
-          ops++;
+          counted(body);
           int depth = ctx.depth;
           op.exec(k, c, ctx, f); // the count is drawn or worked out here, as in the interpreter
           if (c.top() != ctx || cpu.segment() != Cpu.Segment.NONE || detailWanted(c)) {

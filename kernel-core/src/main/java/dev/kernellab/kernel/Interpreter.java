@@ -51,11 +51,12 @@ final class Interpreter implements CpuListener {
   void profileOperations() {
     if (profile == null) {
       profile = new OperationProfile.Counter();
+      fastForward.profile = profile;
     }
   }
 
   OperationProfile operationProfile() {
-    return profile == null ? new OperationProfile(java.util.List.of(), java.util.List.of()) : profile.snapshot();
+    return profile == null ? new OperationProfile(java.util.List.of(), java.util.List.of(), java.util.List.of()) : profile.snapshot();
   }
 
   @Override

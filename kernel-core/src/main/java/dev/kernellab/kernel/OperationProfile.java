@@ -16,8 +16,11 @@ import java.util.Map;
  *     most operations first
  * @param byPath each path ({@link KernelPath#toString()}: {@code file:function}, or a loop's
  *     site), most operations first
+ * @param fastForwardedByPath the operations fast-forward ran instead of the interpreter, by the
+ *     path they belong to (a loop body, a function it calls, a hook), most first; in neither
+ *     list above
  */
-public record OperationProfile(List<Count> byKind, List<Count> byPath) {
+public record OperationProfile(List<Count> byKind, List<Count> byPath, List<Count> fastForwardedByPath) {
 
   /**
    * One row.
@@ -32,6 +35,7 @@ public record OperationProfile(List<Count> byKind, List<Count> byPath) {
   public OperationProfile {
     byKind = List.copyOf(byKind);
     byPath = List.copyOf(byPath);
+    fastForwardedByPath = List.copyOf(fastForwardedByPath);
   }
 
   /** The kind of every operation class a kernel has built, with its binary class name: for a profiler. */
@@ -79,6 +83,7 @@ public record OperationProfile(List<Count> byKind, List<Count> byPath) {
     private long[] byKind = new long[64];
     // by identity: paths are values built once; equal-looking paths of two kernels stay apart
     private final Map<KernelPath, long[]> byPath = new IdentityHashMap<>();
+    private final Map<KernelPath, long[]> fastForwarded = new IdentityHashMap<>();
 
     void count(Op op, KernelPath path) {
       int kind = op.kind;
@@ -86,10 +91,19 @@ public record OperationProfile(List<Count> byKind, List<Count> byPath) {
         byKind = java.util.Arrays.copyOf(byKind, Math.max(kind + 1, byKind.length * 2));
       }
       byKind[kind]++;
-      long[] p = byPath.get(path);
+      countPath(byPath, path);
+    }
+
+    /** One operation of {@code path} run by {@link FastForward}. */
+    void countFastForwarded(KernelPath path) {
+      countPath(fastForwarded, path);
+    }
+
+    private static void countPath(Map<KernelPath, long[]> counts, KernelPath path) {
+      long[] p = counts.get(path);
       if (p == null) {
         p = new long[1];
-        byPath.put(path, p);
+        counts.put(path, p);
       }
       p[0]++;
     }
@@ -102,16 +116,20 @@ public record OperationProfile(List<Count> byKind, List<Count> byPath) {
           kinds.add(new Count(kindName(classes.get(i)), classes.get(i).getName(), byKind[i]));
         }
       }
-      // Paths of the same name (one function built for two callers) add up under that name.
+      kinds.sort(MOST_FIRST);
+      return new OperationProfile(kinds, byName(byPath), byName(fastForwarded));
+    }
+
+    /** Paths of the same name (one function built for two callers) add up under that name. */
+    private static List<Count> byName(Map<KernelPath, long[]> counts) {
       Map<String, long[]> named = new java.util.TreeMap<>();
-      for (Map.Entry<KernelPath, long[]> e : byPath.entrySet()) {
+      for (Map.Entry<KernelPath, long[]> e : counts.entrySet()) {
         named.computeIfAbsent(e.getKey().toString(), n -> new long[1])[0] += e.getValue()[0];
       }
       List<Count> paths = new ArrayList<>();
       named.forEach((n, v) -> paths.add(new Count(n, "", v[0])));
-      kinds.sort(MOST_FIRST);
       paths.sort(MOST_FIRST);
-      return new OperationProfile(kinds, paths);
+      return paths;
     }
   }
 }

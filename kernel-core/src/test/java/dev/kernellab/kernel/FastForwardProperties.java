@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
  * whose loop body is decoded from a list of ints (fixed and drawn computes, a plain lock
  * around part of the body, cond_resched, lock breaks on a count or on need_resched, effects
  * that draw from the task's stream and record the instant and the iteration, and now and then
- * an operation that keeps the loop interpreted), with or without a cond_resched hooked between
- * iterations; a second task sleeps and wakes (need_resched turns true in the middle of the
+ * an operation that keeps the loop interpreted, and page faults from kernel code), with or without
+ * a cond_resched hooked between iterations, then a user loop that touches pages, each a fault; a second task sleeps and wakes (need_resched turns true in the middle of the
  * walk: it is SCHED_FIFO), device interrupts arrive at random instants, on one or two CPUs (the second runs the
  * same walk: the lock is contended). With fast-forward on and off: the same digest of every
  * event every tracer gets, the same effect records, lock statistics, event count and compute
@@ -109,7 +109,9 @@ class FastForwardProperties {
   // effect that records only, 8 compute(0), 9 a preempt_disable/enable pair, an irq pair, or
   // spin_lock_irqsave/unlock_irqrestore then a bh pair,
   // 10 a call of a function that locks, draws and records, 11 the same call behind a guard
-  // that counts its calls, else another function, 12 a loop inside of 0 to 3 iterations.
+  // that counts its calls, else another function, 12 a loop inside of 0 to 3 iterations, 13 a
+  // page fault (copy_to_user's), whose return to kernel code is a preemption point under
+  // CONFIG_PREEMPT.
   static Outcome run(List<Integer> tokens, int loadSeed, boolean fastForward) {
     SpinLock lock = SpinLock.spin("walk_lock");
     SpinLock outer = SpinLock.spin("outer_lock");
@@ -120,7 +122,7 @@ class FastForwardProperties {
     // The walk holds outer_lock around the loop when its body breaks it (cond_resched then
     // breaks it too, as it may not schedule with a lock held); the inner lock covers only
     // computes and effects (it is dropped before a reschedule point).
-    boolean breaks = tokens.stream().anyMatch(t -> t % 13 == 3 || t % 13 == 4);
+    boolean breaks = tokens.stream().anyMatch(t -> t % 14 == 3 || t % 14 == 4);
     SpinLock calleeLock = SpinLock.spin("callee_lock");
     SpinLock irqLock = SpinLock.spin("irq_lock");
     long[] guardCalls = {0};
@@ -133,6 +135,14 @@ class FastForwardProperties {
         .spinUnlock(calleeLock)
         .build();
     KernelPath other = KernelPath.path("test/ff.c", "other").compute(US).build();
+    // a fault's handler: allocate (a guard that now and then wakes a waiter is not needed: the
+    // sleeper wakes by its timer), lock, record, unlock
+    KernelPath fault = KernelPath.path("test/ff.c", "do_test_page")
+        .compute(Distribution.uniform(US, 4 * US))
+        .spinLock(calleeLock)
+        .effect("record", c -> records.add(c.now() * 19 + 1))
+        .spinUnlock(calleeLock)
+        .build();
     KernelPath.Builder walkBuilder = KernelPath.path("test/ff.c", "walk_call");
     if (breaks) {
       walkBuilder.spinLock(outer);
@@ -140,7 +150,7 @@ class FastForwardProperties {
     walkBuilder.loop(WALK, iterations, body -> {
           boolean locked = false;
           for (int t : tokens) {
-            int code = t % 13;
+            int code = t % 14;
             long arg = 1 + (t / 10) % 20;
             if (locked && code >= 9 || locked && (code == 2 || code == 3 || code == 4)) {
               body.spinUnlock(lock);
@@ -179,6 +189,7 @@ class FastForwardProperties {
               }
               case 10 -> body.call(callee);
               case 11 -> body.callIfElse("guard", c -> ++guardCalls[0] % 3 != 0, callee, other);
+              case 13 -> body.pageFault(fault);
               default -> body.loop(new Site("test/ff.c", "walk_call", "inner" + inner[0]++), Distribution.uniform(0, 3),
                   in -> in.compute(arg * US).effect("record", c -> records.add(c.now() * 7 + c.loopIndex())));
             }
@@ -193,7 +204,8 @@ class FastForwardProperties {
     }
     KernelPath walk = walkBuilder.build();
     KernelPath walker = KernelPath.userProgram("walker")
-        .loop("calls", Long.MAX_VALUE, p -> p.syscall(walk).compute(50 * US))
+        .loop("calls", Long.MAX_VALUE, p -> p.syscall(walk).compute(50 * US)
+            .loop("touch", 1 + loadSeed % 40, t -> t.pageFault(fault).compute(US)))
         .build();
     KernelPath sleeper = KernelPath.userProgram("sleeper")
         .loop("naps", Long.MAX_VALUE, p -> p.syscall(KernelPath.path("test/ff.c", "nap")
