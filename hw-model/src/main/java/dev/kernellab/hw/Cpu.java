@@ -74,6 +74,9 @@ public final class Cpu {
   private boolean interruptsEnabled;
   private final long[] irr = new long[4]; // bit v set iff vector v is requested
   private final long[] isr = new long[4]; // bit v set iff vector v is in service
+  // hasDeliverableInterrupt()'s answer, worked out again wherever IF, irr or isr change: it is
+  // asked before every kernel step and at every inline compute, and changes far more rarely
+  private boolean deliverable;
 
   private Segment segment = Segment.NONE;
   private long segmentStartNs;
@@ -116,6 +119,7 @@ public final class Cpu {
   /** {@code cli}: mask maskable interrupts on this CPU. */
   public void cli() {
     interruptsEnabled = false;
+    deliverable = false;
   }
 
   /**
@@ -124,11 +128,13 @@ public final class Cpu {
    */
   public void sti() {
     interruptsEnabled = true;
+    updateDeliverable();
   }
 
   /** Sets IF to a saved value ({@code local_irq_restore}, {@code iret}). */
   public void restoreInterruptFlag(boolean enabled) {
     interruptsEnabled = enabled;
+    updateDeliverable();
   }
 
   // ---- local APIC --------------------------------------------------------------------------
@@ -146,6 +152,7 @@ public final class Cpu {
       return;
     }
     irr[w] |= bit;
+    updateDeliverable();
     if (segment != Segment.NONE && hasDeliverableInterrupt()) {
       deliverNow();
     }
@@ -153,12 +160,16 @@ public final class Cpu {
 
   /** True if a requested vector would be accepted now (IF set, priority above in-service). */
   public boolean hasDeliverableInterrupt() {
+    return deliverable;
+  }
+
+  private void updateDeliverable() {
     if (!interruptsEnabled || (irr[0] | irr[1] | irr[2] | irr[3]) == 0) {
-      // Asked before every kernel step; nothing requested is the common answer.
-      return false;
+      deliverable = false; // the common answer: nothing requested
+      return;
     }
     int pending = highest(irr);
-    return pending >= 0 && Vectors.priorityClass(pending) > inServiceClass();
+    deliverable = pending >= 0 && Vectors.priorityClass(pending) > inServiceClass();
   }
 
   /**
@@ -185,6 +196,7 @@ public final class Cpu {
       throw new IllegalStateException("cpu" + id + ": EOI with no interrupt in service");
     }
     isr[v >>> 6] &= ~(1L << v);
+    updateDeliverable();
   }
 
   /** True if {@code vector} is requested and not yet accepted. */
@@ -226,6 +238,7 @@ public final class Cpu {
     irr[v >>> 6] &= ~(1L << v);
     isr[v >>> 6] |= 1L << v;
     interruptsEnabled = false;
+    deliverable = false;
     accepted++;
     return v;
   }
@@ -322,14 +335,23 @@ public final class Cpu {
    * a kernel that runs a stretch of its own code op by op inside the window (fast-forward).
    */
   public boolean computeInline(long ns) {
-    if (!inSegmentEnd || segment != Segment.NONE || ns < 0 || hasDeliverableInterrupt()) {
+    return computeInline(ns, 1);
+  }
+
+  /**
+   * {@link #computeInline(long)} for {@code segments} back-to-back compute segments of
+   * {@code ns} in all, as {@link #startCompute(long, long)} runs them: the clock moves to their
+   * end and that many events are counted, if the last ends inside the window.
+   */
+  public boolean computeInline(long ns, long segments) {
+    if (!inSegmentEnd || segment != Segment.NONE || ns < 0 || segments < 1 || hasDeliverableInterrupt()) {
       return false;
     }
     long now = sim.now();
     if (ns > Long.MAX_VALUE - now || !sim.nextToFire(now + ns)) {
       return false;
     }
-    sim.fireInline(now + ns, 1);
+    sim.fireInline(now + ns, segments);
     computeNs += ns;
     return true;
   }

@@ -174,6 +174,87 @@ final class FastForward {
     return plan;
   }
 
+  /**
+   * For a loop body of {@code plan} whose operations are computes of a fixed length, lock
+   * breaks, cond_resched and effects only, each compute's length (0 at the others), run by
+   * {@link #iterateFixed}; else null.
+   */
+  static long[] fixedLengths(Op[] ops, byte[] plan) {
+    if (plan == null) {
+      return null;
+    }
+    long[] lengths = new long[ops.length];
+    for (int i = 0; i < ops.length; i++) {
+      switch (plan[i]) {
+        case COMPUTE -> {
+          if (!(((FlowOps.Compute) ops[i]).length instanceof Distribution.Fixed fixed)) {
+            return null;
+          }
+          lengths[i] = fixed.value();
+        }
+        case BREAK, COND_RESCHED, EFFECT -> lengths[i] = 0;
+        default -> {
+          return null;
+        }
+      }
+    }
+    return lengths;
+  }
+
+  static final int BULK_NS = 0; // an iteration's compute time
+  static final int BULK_SEGMENTS = 1; // the compute segments it ends (its computes longer than 0)
+  static final int BULK_EFFECTS = 2; // its bookkeeping effects
+  static final int BULK_TAIL_STEPS = 3; // a body's: interpreter steps after its last compute, its end's included
+
+  /**
+   * The shape {@link #bulk} needs of a loop body of fixed computes, lock breaks, cond_resched
+   * and bookkeeping effects ({@link KernelPath.Builder#bookkeeping}) that takes time, indexed
+   * by the BULK_ constants; else null.
+   */
+  static long[] bulkShape(Op[] ops, long[] lengths) {
+    if (lengths == null) {
+      return null;
+    }
+    long[] shape = new long[4];
+    int lastCompute = -1;
+    for (int i = 0; i < ops.length; i++) {
+      if (ops[i] instanceof FlowOps.Effect e) {
+        if (!e.bookkeeping) {
+          return null;
+        }
+        shape[BULK_EFFECTS]++;
+      }
+      if (lengths[i] > 0) {
+        shape[BULK_NS] += lengths[i];
+        shape[BULK_SEGMENTS]++;
+        lastCompute = i;
+      }
+    }
+    if (lastCompute < 0) {
+      return null;
+    }
+    shape[BULK_TAIL_STEPS] = ops.length - 1 - lastCompute + 1;
+    return shape;
+  }
+
+  /** {@link #bulkShape} of a site hook with plan {@code plan} (its computes are fixed). */
+  static long[] hookBulkShape(Op[] ops, byte[] plan) {
+    if (plan == null) {
+      return null;
+    }
+    long[] shape = new long[4];
+    for (int i = 0; i < ops.length; i++) {
+      if (plan[i] == COMPUTE) {
+        long ns = ((Distribution.Fixed) ((FlowOps.Compute) ops[i]).length).value();
+        if (ns > 0) {
+          shape[BULK_NS] += ns;
+          shape[BULK_SEGMENTS]++;
+        }
+      }
+    }
+    return shape;
+  }
+
   /** The plan of a site hook, or null if a loop with this hook is interpreted. */
   static byte[] hookPlan(Op[] ops) {
     byte[] plan = new byte[ops.length];
@@ -230,10 +311,104 @@ final class FastForward {
         interpreter.countStep(c);
       }
       first = false;
+      bulk(c, ctx, f, plan);
       if (!iterate(c, ctx, f, plan)) {
         return true;
       }
     }
+  }
+
+  /**
+   * At the end of the body {@code f}, its step counted: the whole iterations that follow and
+   * certainly run on the straight path, as one step, when the body's shape allows it
+   * ({@link #bulkShape}), leaving at least one iteration to {@link #iterate} after them.
+   *
+   * <p>Why it is exact. Inside the window nothing but this CPU acts, and such a body changes
+   * nothing that its own tests read: its computes are of fixed lengths, its effects bookkeeping,
+   * so whether a lock break or cond_resched is due at an iteration (a pure test of the
+   * iteration's number and of state the body does not touch), whether an effect's preemption
+   * check would push preempt_schedule(), whether an interrupt is deliverable and what a tracer
+   * wants are known for every iteration before it runs. The iterations that fit the window and
+   * come before the first due test are then run as the runner runs them, less what it would
+   * find unchanged: the bookkeeping actions in order, each seeing its iteration's number, the
+   * clock moved to their end with one event per compute (Cpu.computeInline), the operation
+   * counts, and the soft-lockup guard as the interpreter leaves it at a body's end (its steps
+   * since the body's last compute).
+   */
+  private void bulk(KernelCpu c, ExecContext ctx, ExecContext.Frame f, byte[] plan) {
+    long[] shape = f.path.fastForwardBulk();
+    if (shape == null || f.iterationsLeft < 2) {
+      return;
+    }
+    KernelPath hook = f.siteHook;
+    long[] hookShape = null;
+    if (hook != null) {
+      hookShape = hook.site() == null ? hook.fastForwardHookBulk() : null;
+      if (hookShape == null) {
+        return;
+      }
+    }
+    long period = shape[BULK_NS] + (hookShape == null ? 0 : hookShape[BULK_NS]);
+    long until = c.cpu.inlineComputeUntil();
+    if (until == Long.MIN_VALUE) {
+      return;
+    }
+    long fit = (until - k.now()) / period;
+    long n = Math.min(f.iterationsLeft - 1, fit);
+    if (n < 2) {
+      return; // one iteration is as cheap run by iterate
+    }
+    KernelPath body = f.path;
+    boolean effects = shape[BULK_EFFECTS] > 0;
+    if (effects && !f.user && c.preemptsOnEnable(ctx)) {
+      return; // an effect's preemption check would push preempt_schedule(): the runner stops there
+    }
+    byte[] hookPlan = hook == null ? null : hook.fastForwardHook();
+    long base = f.iteration;
+    long run = 0;
+    while (run < n && !due(c, hook, hookPlan, base + run + 1) && !due(c, body, plan, base + run + 2)) {
+      run++;
+    }
+    if (run < 2) {
+      return;
+    }
+    if (effects) {
+      for (long j = 1; j <= run; j++) {
+        f.iteration = base + j;
+        for (int pc = 0; pc < plan.length; pc++) {
+          if (plan[pc] == EFFECT) {
+            ((FlowOps.Effect) body.op(pc)).action.run(c);
+          }
+        }
+      }
+    }
+    f.iteration = base + run;
+    f.iterationsLeft -= run;
+    long segments = run * (shape[BULK_SEGMENTS] + (hookShape == null ? 0 : hookShape[BULK_SEGMENTS]));
+    if (!c.cpu.computeInline(run * period, segments)) {
+      throw new IllegalStateException("fast-forward: " + run + " iterations of " + body + " did not fit the window");
+    }
+    c.lockupNs = k.now();
+    c.stepsAtInstant = shape[BULK_TAIL_STEPS] - 1;
+    if (hook != null) {
+      c.exitedLoopIterations = 0;
+      counted(hook, run * hook.size());
+    }
+    counted(body, run * body.size());
+  }
+
+  /** Whether a lock break or cond_resched of {@code path} (plan {@code plan}) is due at {@code iterations}. */
+  private boolean due(KernelCpu c, KernelPath path, byte[] plan, long iterations) {
+    if (path == null) {
+      return false;
+    }
+    for (int i = 0; i < plan.length; i++) {
+      if (plan[i] == BREAK && ((CondReschedLock.Break) path.op(i)).dueAt(c, iterations)
+          || plan[i] == COND_RESCHED && ((SchedOps.CondResched) path.op(i)).schedulesAt(k, c, iterations)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -242,6 +417,7 @@ final class FastForward {
    * at the body's end, false where something left the straight path.
    */
   private boolean iterate(KernelCpu c, ExecContext ctx, ExecContext.Frame f, byte[] plan) {
+    long[] lengths = f.path.fastForwardLengths();
     KernelPath hook = f.siteHook;
     long hookIteration = f.iteration;
     f.iterationsLeft--;
@@ -260,7 +436,65 @@ final class FastForward {
       interpreter.countStep(c); // the hook's frame ends and is popped
       c.exitedLoopIterations = 0;
     }
-    return runFrame(c, ctx, f, plan);
+    return lengths != null ? runFixed(c, ctx, f, plan, lengths) : runFrame(c, ctx, f, plan);
+  }
+
+  /**
+   * {@link #runFrame} for a body of fixed computes, lock breaks, cond_resched and effects, from
+   * its first operation: the same steps, without the checks that only an effect can change the
+   * answer of. Nothing else here raises an interrupt, moves a tracer's interest, pushes a frame
+   * or arms an event (so every compute the window allowed at the iteration's start still fits
+   * until an effect runs); those are checked after each effect, as runFrame checks them.
+   */
+  private boolean runFixed(KernelCpu c, ExecContext ctx, ExecContext.Frame f, byte[] plan, long[] lengths) {
+    if (c.cpu.hasDeliverableInterrupt()) {
+      return false; // taken by the interpreter before the first operation
+    }
+    KernelPath body = f.path;
+    Cpu cpu = c.cpu;
+    f.entered = true;
+    for (int pc = 0; pc < plan.length; pc++) {
+      switch (plan[pc]) {
+        case COMPUTE -> {
+          interpreter.countStep(c);
+          counted(body);
+          long ns = lengths[pc];
+          if (ns > 0 && !cpu.computeInline(ns)) {
+            f.pc = pc;
+            interpreter.startCompute(c, f, ns);
+            return false;
+          }
+        }
+        case BREAK -> {
+          if (((CondReschedLock.Break) body.op(pc)).dueAt(c, f.iteration + 1)) {
+            f.pc = pc;
+            return false;
+          }
+          interpreter.countStep(c);
+          counted(body);
+        }
+        case COND_RESCHED -> {
+          if (((SchedOps.CondResched) body.op(pc)).schedulesAt(k, c, f.iteration + 1)) {
+            f.pc = pc;
+            return false;
+          }
+          interpreter.countStep(c);
+          counted(body);
+        }
+        default -> { // EFFECT
+          f.pc = pc;
+          interpreter.countStep(c);
+          counted(body);
+          body.op(pc).exec(k, c, ctx, f);
+          if (c.top() != ctx || ctx.top() != f || cpu.segment() != Cpu.Segment.NONE || detailWanted(c)
+              || cpu.hasDeliverableInterrupt()) {
+            return false; // with f.pc past the effect, as runFrame leaves it
+          }
+        }
+      }
+    }
+    f.pc = plan.length;
+    return true;
   }
 
   /**
@@ -347,9 +581,13 @@ final class FastForward {
 
   /** One operation of {@code path} run here. */
   private void counted(KernelPath path) {
-    ops++;
+    counted(path, 1);
+  }
+
+  private void counted(KernelPath path, long n) {
+    ops += n;
     if (profile != null) {
-      profile.countFastForwarded(path);
+      profile.countFastForwarded(path, n);
     }
   }
 

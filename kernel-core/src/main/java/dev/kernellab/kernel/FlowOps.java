@@ -242,10 +242,16 @@ final class FlowOps {
   static final class Effect extends Op {
     final String description;
     final Action action;
+    final boolean bookkeeping; // declared to touch the model's own counts only (Builder.bookkeeping)
 
     Effect(String description, Action action) {
+      this(description, action, false);
+    }
+
+    Effect(String description, Action action, boolean bookkeeping) {
       this.description = description;
       this.action = action;
+      this.bookkeeping = bookkeeping;
     }
 
     @Override

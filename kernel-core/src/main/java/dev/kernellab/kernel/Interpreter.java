@@ -31,6 +31,7 @@ final class Interpreter implements CpuListener {
   static final long SOFT_LOCKUP_STEPS = 1L << 24;
 
   private final Kernel k;
+  private final dev.kernellab.hw.sim.Simulation sim; // the kernel's: the clock, read at every step
   private final KernelCpu[] cpus;
   private final Tracer tracer;
   private long opsExecuted;
@@ -39,6 +40,7 @@ final class Interpreter implements CpuListener {
 
   Interpreter(Kernel k, KernelCpu[] cpus, Tracer tracer) {
     this.k = k;
+    this.sim = k.machine().simulation();
     this.cpus = cpus;
     this.tracer = tracer;
     this.fastForward = new FastForward(k, this);
@@ -138,7 +140,7 @@ final class Interpreter implements CpuListener {
    * the steps taken without simulated time advancing.
    */
   void countStep(KernelCpu c) {
-    long now = k.now();
+    long now = sim.now();
     if (now != c.lockupNs) {
       c.lockupNs = now;
       c.stepsAtInstant = 0;

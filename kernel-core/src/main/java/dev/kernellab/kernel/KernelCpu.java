@@ -394,11 +394,16 @@ public final class KernelCpu implements CpuView {
 
   /** After a count drop: {@code preempt_schedule()} if the model says so. */
   void preemptCheck(ExecContext ctx) {
-    Task t = current;
-    if (t.preemptCount == 0 && !t.isIdle() && ctx.kind == ExecContext.Kind.TASK
-        && kernel.preemption.preemptOnEnable(this, t)) {
+    if (preemptsOnEnable(ctx)) {
       ctx.push(kernel.programs.preemptSchedulePath, false);
     }
+  }
+
+  /** Whether {@link #preemptCheck} would push {@code preempt_schedule()} now (changes nothing). */
+  boolean preemptsOnEnable(ExecContext ctx) {
+    Task t = current;
+    return t.preemptCount == 0 && !t.isIdle() && ctx.kind == ExecContext.Kind.TASK
+        && kernel.preemption.preemptOnEnable(this, t);
   }
 
   void bhEnable(ExecContext ctx) {

@@ -46,6 +46,11 @@ public final class KernelPath implements PathView {
   private final byte[] fastForwardBody;
   private final byte[] fastForwardHook;
   private final byte[] fastForwardCall;
+  private final long[] fastForwardLengths; // a body of fixed computes, breaks and effects: each compute's length
+  // FastForward.bulk's shape of an iteration, as a body or as a hook: its fixed compute time and
+  // the compute segments it ends; null if its iterations cannot run as one step
+  private final long[] fastForwardBulk;
+  private final long[] fastForwardHookBulk;
 
   private KernelPath(String file, String function, boolean user, Op[] ops, Site site, LatencyCause cause) {
     this.file = file;
@@ -57,6 +62,9 @@ public final class KernelPath implements PathView {
     this.fastForwardCall = FastForward.callPlan(ops, site);
     this.fastForwardBody = FastForward.bodyPlan(ops, site);
     this.fastForwardHook = FastForward.hookPlan(ops);
+    this.fastForwardLengths = FastForward.fixedLengths(ops, fastForwardBody);
+    this.fastForwardBulk = FastForward.bulkShape(ops, fastForwardLengths);
+    this.fastForwardHookBulk = FastForward.hookBulkShape(ops, fastForwardHook);
   }
 
   /** Starts a kernel path modelling {@code function} in {@code file}. */
@@ -117,6 +125,18 @@ public final class KernelPath implements PathView {
 
   byte[] fastForwardHook() {
     return fastForwardHook;
+  }
+
+  long[] fastForwardLengths() {
+    return fastForwardLengths;
+  }
+
+  long[] fastForwardBulk() {
+    return fastForwardBulk;
+  }
+
+  long[] fastForwardHookBulk() {
+    return fastForwardHookBulk;
   }
 
   byte[] fastForwardCall() {
@@ -808,6 +828,21 @@ public final class KernelPath implements PathView {
       Objects.requireNonNull(description, "effect: description");
       Objects.requireNonNull(action, "effect: action");
       return add(new FlowOps.Effect(description, action));
+    }
+
+    /**
+     * An effect on the model's own counts only: the action reads no clock and wakes, arms,
+     * raises, locks or schedules nothing, and changes nothing that a lock, the scheduler, the
+     * preemption model or a tracer looks at (a cache's free-object count, a list's length).
+     * Fast-forward may then run a loop's iterations as one step, running these actions back to
+     * back ({@code FastForward}); an action that breaks the promise makes the results differ with
+     * fast-forward on and off ({@code -Dkernellab.fastForward=false}). Otherwise as
+     * {@link #effect}.
+     */
+    public Builder bookkeeping(String description, Action action) {
+      Objects.requireNonNull(description, "bookkeeping: description");
+      Objects.requireNonNull(action, "bookkeeping: action");
+      return add(new FlowOps.Effect(description, action, true));
     }
 
     /** A system call from a user program: entry, {@code body} in kernel mode, return to user. */

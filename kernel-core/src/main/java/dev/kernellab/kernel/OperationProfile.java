@@ -94,18 +94,22 @@ public record OperationProfile(List<Count> byKind, List<Count> byPath, List<Coun
       countPath(byPath, path);
     }
 
-    /** One operation of {@code path} run by {@link FastForward}. */
-    void countFastForwarded(KernelPath path) {
-      countPath(fastForwarded, path);
+    /** {@code n} operations of {@code path} run by {@link FastForward}. */
+    void countFastForwarded(KernelPath path, long n) {
+      countPath(fastForwarded, path, n);
     }
 
     private static void countPath(Map<KernelPath, long[]> counts, KernelPath path) {
+      countPath(counts, path, 1);
+    }
+
+    private static void countPath(Map<KernelPath, long[]> counts, KernelPath path, long n) {
       long[] p = counts.get(path);
       if (p == null) {
         p = new long[1];
         counts.put(path, p);
       }
-      p[0]++;
+      p[0] += n;
     }
 
     OperationProfile snapshot() {

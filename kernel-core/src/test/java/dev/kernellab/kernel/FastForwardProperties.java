@@ -106,7 +106,7 @@ class FastForwardProperties {
   // Tokens (mod 12): 0 compute(t us), 1 compute(uniform 1..20 us, drawn), 2 cond_resched,
   // 3 lock break on need_resched, 4 lock break every 7th iteration and on need_resched,
   // 5 an effect that draws and records, 6 lock a region (closed at the end of the body), 7 an
-  // effect that records only, 8 compute(0), 9 a preempt_disable/enable pair, an irq pair, or
+  // effect that records the instant, or a bookkeeping effect that records the iteration only, 8 compute(0), 9 a preempt_disable/enable pair, an irq pair, or
   // spin_lock_irqsave/unlock_irqrestore then a bh pair,
   // 10 a call of a function that locks, draws and records, 11 the same call behind a guard
   // that counts its calls, else another function, 12 a loop inside of 0 to 3 iterations, 13 a
@@ -177,7 +177,14 @@ class FastForwardProperties {
                   locked = true;
                 }
               }
-              case 7 -> body.effect("record", c -> records.add(c.now() * 17 + c.loopIndex()));
+              case 7 -> {
+                if (arg % 2 == 0) {
+                  body.effect("record", c -> records.add(c.now() * 17 + c.loopIndex()));
+                } else {
+                  // reads no clock: what a bookkeeping effect may do
+                  body.bookkeeping("count", c -> records.add(c.loopIndex() * 23 + records.size()));
+                }
+              }
               case 8 -> body.compute(0);
               case 9 -> {
                 switch ((int) (arg % 3)) {
@@ -247,9 +254,33 @@ class FastForwardProperties {
 
   @Test
   void randomLoopBodiesAndLoadsGiveTheSameRunWithFastForwardOnAndOff() {
+    check(lists().of(integers().between(0, 259)).ofSizeBetween(1, 8));
+  }
+
+  /**
+   * Bodies that fast-forward runs many iterations of as one step (FastForward.bulk): fixed
+   * computes, lock breaks, cond_resched and bookkeeping effects only.
+   */
+  @Test
+  void bodiesRunInBulkGiveTheSameRunWithFastForwardOnAndOff() {
+    check(lists().of(integers().between(0, 599).map(FastForwardProperties::bulkToken)).ofSizeBetween(1, 4));
+  }
+
+  /** A token of a bulk body: 0, 2, 3, 4, 7 (bookkeeping) or 8, with an argument from {@code t}. */
+  static int bulkToken(int t) {
+    int code = new int[] {0, 2, 3, 4, 7, 8}[t % 6];
+    for (int v = code + 14 * (t / 6 % 19); ; v += 14) {
+      long arg = 1 + (v / 10) % 20;
+      if (code != 7 || arg % 2 == 1) {
+        return v;
+      }
+    }
+  }
+
+  private static void check(org.quicktheories.core.Gen<List<Integer>> bodies) {
     long[] fastForwarded = {0};
-    qt().withExamples(40).withShrinkCycles(50)
-        .forAll(lists().of(integers().between(0, 259)).ofSizeBetween(1, 8), integers().between(0, 1 << 12))
+    qt().withExamples(100).withShrinkCycles(50)
+        .forAll(bodies, integers().between(0, 1 << 12))
         .checkAssert((tokens, seed) -> {
           Outcome off = run(tokens, seed, false);
           Outcome on = run(tokens, seed, true);

@@ -177,7 +177,7 @@ public final class Vmscan {
             .loop(SHRINK_CACHE, params.shrinkCacheScan(), p -> p
                 .condReschedLock(l.pagemapLruLock, 0)
                 .compute(SHRINK_PAGE_NS)
-                .effect("try_to_release_page(): free the page's buffer heads", c -> {
+                .bookkeeping("try_to_release_page(): free the page's buffer heads", c -> {
                   if (++pagesLooked % PAGES_PER_BUFFER_HEAD_FREED == 0) {
                     slab.free(Slab.BUFFER_HEAD, 1);
                     vfs.pageReclaimed();
