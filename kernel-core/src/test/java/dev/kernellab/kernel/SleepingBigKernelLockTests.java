@@ -1,6 +1,7 @@
 package dev.kernellab.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
@@ -96,8 +97,10 @@ class SleepingBigKernelLockTests {
         .syscall(k("h_takes").lockKernel(bkl).effect("H in", note(seen, "H in", bkl)).unlockKernel(bkl).build()));
     Kernel kernel = boot(sleeping, TaskSpec.user("A", a), TaskSpec.user("H", h).fifo(50));
     int[] loan = {-1};
-    kernel.machine().simulation().schedule(
-        new Event("look", x -> loan[0] = kernel.task("A").orElseThrow().inheritedRtPriority()), 6 * MS);
+    kernel.machine().simulation().schedule(new Event("look", x -> {
+      loan[0] = kernel.task("A").orElseThrow().inheritedRtPriority();
+      kernel.checkInvariants(); // A owns the lock, preempted, its depth hidden
+    }), 6 * MS);
     kernel.run(30 * MS);
     kernel.checkInvariants();
     return new Contest(seen, loan[0], bkl);
@@ -174,5 +177,16 @@ class SleepingBigKernelLockTests {
     assertThat(seen).containsExactly(
         new Seen("inner", 0, 1, 0, "A"), new Seen("outer", 0, 0, 0, "A"), new Seen("out", 0, -1, 0, "-"));
     assertThat(bkl.acquisitions()).isEqualTo(1);
+  }
+
+  @Test
+  void aSleepingBklOwnedByATaskAtDepthMinusOneThatWasNotPreemptedBreaksTheInvariants() {
+    SpinLock bkl = SpinLock.bigKernelLock();
+    KernelPath a = thenRest(KernelPath.userProgram("A").syscall(k("once").lockKernel(bkl).unlockKernel(bkl).build()));
+    Kernel kernel = boot(true, TaskSpec.user("A", a));
+    kernel.run(5 * MS);
+    kernel.checkInvariants();
+    bkl.sleeper.owner = kernel.task("A").orElseThrow(); // asleep in its rest, lock_depth -1
+    assertThatThrownBy(kernel::checkInvariants).hasMessageContaining("big kernel lock without a holder");
   }
 }
