@@ -2,6 +2,7 @@ package dev.kernellab.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.kernellab.hw.CostTable;
 import dev.kernellab.hw.MachineSpec;
@@ -69,7 +70,11 @@ class SleepingBigKernelLockTests {
   }
 
   private static Kernel boot(boolean sleeping, TaskSpec... tasks) {
-    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
+    return boot(1, sleeping, tasks);
+  }
+
+  private static Kernel boot(int cpus, boolean sleeping, TaskSpec... tasks) {
+    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()).withCpus(cpus), 1)
         .scheduler(new SimpleRoundRobinScheduler())
         .hz(1000)
         .debugChecks(DebugChecks.all())
@@ -188,5 +193,30 @@ class SleepingBigKernelLockTests {
     kernel.checkInvariants();
     bkl.sleeper.owner = kernel.task("A").orElseThrow(); // asleep in its rest, lock_depth -1
     assertThatThrownBy(kernel::checkInvariants).hasMessageContaining("big kernel lock without a holder");
+  }
+
+  @Test
+  void onSmpTheLoanKeepsAMiddlePriorityTaskFromPreemptingTheHolderItsWaiterOnTheOtherCpuWaitsFor() {
+    // A (SCHED_OTHER, cpu1) holds the BKL over 5 ms from 0. H (SCHED_FIFO 50, cpu0) wants it
+    // after a 1 ms nap and lends A its priority. M (SCHED_FIFO 10, cpu1) wakes 2 ms in: it does
+    // not outrank A's loan, so it runs only once A's unlock_kernel() hands the lock to H.
+    SpinLock bkl = SpinLock.bigKernelLock();
+    List<Seen> seen = new ArrayList<>();
+    KernelPath a = thenRest(KernelPath.userProgram("A")
+        .syscall(k("a_holds").lockKernel(bkl).compute(5 * MS).unlockKernel(bkl).build()));
+    KernelPath h = thenRest(KernelPath.userProgram("H")
+        .syscall(k("h_naps").sleepFor(MS).build())
+        .syscall(k("h_takes").lockKernel(bkl).effect("H in", note(seen, "H in", bkl)).unlockKernel(bkl).build()));
+    KernelPath m = thenRest(KernelPath.userProgram("M")
+        .syscall(k("m_naps").sleepFor(2 * MS).effect("M runs", note(seen, "M runs", bkl)).build()));
+    Kernel kernel = boot(2, true,
+        TaskSpec.user("A", a).onCpu(1).allowedOn(2),
+        TaskSpec.user("H", h).fifo(50).onCpu(0).allowedOn(1),
+        TaskSpec.user("M", m).fifo(10).onCpu(1).allowedOn(2));
+    kernel.run(30 * MS);
+    kernel.checkInvariants();
+    // the same instant on two CPUs (a zero-cost machine): which is noted first is the event order's
+    assertThat(seen).extracting(Seen::what, Seen::at).containsExactlyInAnyOrder(tuple("H in", 5 * MS), tuple("M runs", 5 * MS));
+    assertThat(bkl.contentions()).isEqualTo(1);
   }
 }
