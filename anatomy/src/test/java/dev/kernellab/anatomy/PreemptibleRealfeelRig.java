@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.kernel.Kernel;
 import dev.kernellab.kernel.KernelBuilder;
+import dev.kernellab.kernel.spi.KernelPatch;
 import dev.kernellab.kernel.spi.SchedulerProvider;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.preempt.PreemptKernelPatch;
@@ -37,14 +38,23 @@ final class PreemptibleRealfeelRig {
    */
   static SampleAnatomy worst(Kernel24Paths paths, BiConsumer<Kernel24Paths, KernelBuilder> tasks,
       Consumer<Kernel> before, long runNs, boolean threaded) {
+    return worst(paths, tasks, before, runNs, threaded ? new RtPatch() : null);
+  }
+
+  /**
+   * {@link #worst(Kernel24Paths, BiConsumer, Consumer, long)}, with {@code rt} (a patch of
+   * realtime preemption's switches, or null for none) applied after the preempt patch.
+   */
+  static SampleAnatomy worst(Kernel24Paths paths, BiConsumer<Kernel24Paths, KernelBuilder> tasks,
+      Consumer<Kernel> before, long runNs, KernelPatch rt) {
     Realfeel realfeel = new Realfeel(paths, Realfeel.DEFAULT_HZ);
     KernelBuilder kb = new KernelBuilder(MachineSpec.uniprocessor(), 1)
         .scheduler(SchedulerProvider.create("goodness"));
     paths.install(kb);
     paths.installDaemons(kb);
     kb.patch(new PreemptKernelPatch());
-    if (threaded) {
-      kb.patch(new RtPatch());
+    if (rt != null) {
+      kb.patch(rt);
     }
     LatencyAnatomy anatomy = new LatencyAnatomy(realfeel.probe(), 4);
     kb.tracer(anatomy);

@@ -12,6 +12,7 @@ final class EntryPrograms {
 
   final KernelPath schedulePath;
   final KernelPath preemptSchedulePath;
+  final KernelPath reacquireKernelLock;
   final KernelPath systemCallEntry;
   final KernelPath retFromSysCall;
   final KernelPath retFromIntrToUser;
@@ -32,6 +33,8 @@ final class EntryPrograms {
             new SchedOps.Switch(),
             new SchedOps.SwitchCost(),
             new SchedOps.ScheduleTail());
+    reacquireKernelLock =
+        KernelPath.of("lib/kernel_lock.c", "__reacquire_kernel_lock", false, new LockOps.ReacquireKernelLock());
     preemptSchedulePath =
         KernelPath.of("kernel/sched.c", "preempt_schedule", false, new SchedOps.PreemptSchedule());
     systemCallEntry =

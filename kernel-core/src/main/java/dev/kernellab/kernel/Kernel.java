@@ -247,12 +247,12 @@ public final class Kernel implements KernelView {
   }
 
   /**
-   * True if {@code l} is a sleeping lock in this kernel: a {@code spinlock_t} where a patch made
-   * spinlocks sleep. Raw spinlocks, rwlocks (whose rwbase_rt form the model leaves out) and the
-   * big kernel lock spin.
+   * True if {@code l} is a sleeping lock in this kernel: a {@code spinlock_t}, or the big kernel
+   * lock (a semaphore with CONFIG_PREEMPT_BKL, see {@link BigKernelLock}), where a patch made
+   * spinlocks sleep. Raw spinlocks and rwlocks (whose rwbase_rt form the model leaves out) spin.
    */
   boolean sleeps(SpinLock l) {
-    return sleepingSpinlocks && !l.isRaw() && !l.isReaderWriter() && !l.isBigKernelLock();
+    return sleepingSpinlocks && !l.isRaw() && !l.isReaderWriter();
   }
 
   /** ktimerd's SCHED_FIFO priority: 1, kernel/softirq.c {@code ktimerd_setup} (6.12). */

@@ -54,6 +54,15 @@ final class KernelInvariants {
           bkl + " is held on cpu" + bkl.writerCpu + " whose current task " + cpus[bkl.writerCpu].current
               + " has lock_depth -1");
     }
+    if (bkl != null && bkl.sleeper.owner != null) {
+      // A sleeping kernel_flag is owned by a task at depth >= 0, or by one that was preempted
+      // holding it, whose preempt_schedule() hides its depth.
+      Task owner = bkl.sleeper.owner;
+      if (owner.lockDepth < 0 && (owner.preemptCount & PreemptCount.PREEMPT_ACTIVE) == 0) {
+        throw k.bug(cpus[owner.cpu()], "big kernel lock without a holder",
+            bkl + " is owned by " + owner + ", which has lock_depth -1 and was not preempted");
+      }
+    }
     Map<Task, Integer> queued = new IdentityHashMap<>();
     for (TaskView v : k.scheduler().queuedTasks()) {
       Task t = Task.own(v);

@@ -246,14 +246,36 @@ final class LockOps {
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      k.bkl.unlock(c, ctx, lock);
-      f.advance();
-      c.preemptCheck(ctx);
+      if (k.bkl.unlock(c, ctx, f, lock)) {
+        f.advance();
+        c.preemptCheck(ctx);
+      }
     }
 
     @Override
     String describe() {
       return "unlock_kernel()";
+    }
+  }
+
+  /**
+   * {@code __reacquire_kernel_lock()} of a sleeping big kernel lock, the one operation of the
+   * path schedule()'s tail pushes for a task that held the lock when it left the CPU: the lock
+   * taken again, sleeping on it (with priority inheritance) if another task took it meanwhile;
+   * see {@link BigKernelLock}.
+   */
+  @Models(file = "lib/kernel_lock.c", function = "__reacquire_kernel_lock", version = "2.6.12")
+  static final class ReacquireKernelLock extends Op {
+    @Override
+    void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+      if (k.bkl.reacquireSleeping(c, ctx, f)) {
+        f.advance();
+      }
+    }
+
+    @Override
+    String describe() {
+      return "__reacquire_kernel_lock()";
     }
   }
 }

@@ -75,6 +75,8 @@ final class SchedOps {
    * its own flags afterwards. 2.4.17's {@code release_kernel_lock} (SMP and CONFIG_PREEMPT)
    * also ends in {@code __sti()}, taking any interrupt pending since the caller's {@code cli}
    * an instant before {@code spin_lock_irq}; 2.5's does not, and the model follows 2.5 there.
+   * A sleeping big kernel lock is released the same way, its rt_mutex's unlock waking its first
+   * waiter (lib/kernel_lock.c 2.6.12 {@code __release_kernel_lock}, see {@link BigKernelLock}).
    */
   @Models(file = "kernel/sched.c", function = "schedule", version = "2.4.17")
   @Models(file = "kernel/sched.c", function = "schedule", version = "2.5.5")
@@ -82,9 +84,13 @@ final class SchedOps {
   static final class ScheduleEntry extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      k.checks.scheduleEntryChecks(c, ctx);
-      c.addPreemptCount(PreemptCount.PREEMPT_OFFSET, ctx);
-      k.bkl.release(c, ctx);
+      if (f.phase == 0) {
+        k.checks.scheduleEntryChecks(c, ctx);
+        c.addPreemptCount(PreemptCount.PREEMPT_OFFSET, ctx);
+      }
+      if (!k.bkl.release(c, ctx, f)) {
+        return; // a sleeping kernel_flag's up() wakes its waiter first (BigKernelLock)
+      }
       c.irqDisable(ctx);
       f.advance();
     }
@@ -194,11 +200,14 @@ final class SchedOps {
    * left (spinning for it on SMP), {@code preempt_enable_no_resched()}, and
    * {@code goto need_resched_back} while need_resched is set (kernel/sched.c 2.4.17
    * {@code schedule()}, label {@code same_process}). Only schedule() itself loops: a child's
-   * first return goes through {@link ForkTail}.
+   * first return goes through {@link ForkTail}. A sleeping big kernel lock is retaken by
+   * {@code __reacquire_kernel_lock} in a frame of its own ({@link LockOps.ReacquireKernelLock}),
+   * which may sleep on it before this tail goes on.
    */
   @Models(file = "kernel/sched.c", function = "schedule", version = "2.4.17")
   @Models(file = "kernel/sched.c", function = "schedule", version = "2.5.5")
   @Models(file = "kernel/sched.c", function = "schedule", version = "preempt-kernel-rml-2.4.17-1")
+  @Models(file = "lib/kernel_lock.c", function = "__reacquire_kernel_lock", version = "2.6.12")
   static final class ScheduleTail extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -207,6 +216,12 @@ final class SchedOps {
         if (k.bkl.heldBy(c.current)) {
           c.addPreemptCount(PreemptCount.PREEMPT_OFFSET, ctx); // reacquire's spin_lock
           f.phase = 1;
+        } else if (k.bkl.retakesSleeping(c.current)) {
+          // __reacquire_kernel_lock in a frame of its own: it may sleep on the lock, and the
+          // schedule() of that sleep must not find this one's phase
+          f.phase = 2;
+          ctx.push(k.programs.reacquireKernelLock, false);
+          return;
         }
       }
       if (f.phase == 1) {
@@ -268,10 +283,13 @@ final class SchedOps {
    * own); the O(1) patch adds PREEMPT_ACTIVE alone, which no decision of the model tells apart
    * (both are non-zero). Neither variant looks at the interrupt flag: a preemption from inside a
    * {@code cli} region returns with interrupts on, because schedule() ends in
-   * {@code spin_unlock_irq}.
+   * {@code spin_unlock_irq}. Where the big kernel lock sleeps its holder can be preempted, and
+   * keeps the lock: {@code lock_depth} is set -1 over the schedule() and restored after, so
+   * that schedule() does not release it (kernel/sched.c 2.6.12, CONFIG_PREEMPT_BKL).
    */
   @Models(file = "kernel/sched.c", function = "preempt_schedule",
       version = "preempt-kernel-rml-2.4.17-1")
+  @Models(file = "kernel/sched.c", function = "preempt_schedule", version = "2.6.12")
   static final class PreemptSchedule extends Op {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
@@ -279,8 +297,16 @@ final class SchedOps {
         c.current.preemptCount += PreemptCount.PREEMPT_ACTIVE;
         c.addPreemptCount(PreemptCount.PREEMPT_OFFSET, ctx);
         f.phase = 1;
+        if (k.bkl.sleeps()) {
+          // A preempted holder keeps a sleeping kernel_flag: its depth hidden from schedule()
+          f.scratch = c.current.lockDepth;
+          c.current.lockDepth = -1;
+        }
         k.sched.callSchedule(c, ctx);
         return;
+      }
+      if (k.bkl.sleeps()) {
+        c.current.lockDepth = (int) f.scratch;
       }
       c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET, ctx);
       c.current.preemptCount -= PreemptCount.PREEMPT_ACTIVE;

@@ -15,7 +15,9 @@ import java.util.List;
  * thread runs what it raised itself when it enables bottom halves. Every {@code spinlock_t} is an
  * {@code rt_mutex} with priority inheritance: its holder stays preemptible, and a task that finds
  * it held sleeps and lends the holder its priority; raw spinlocks (the 8259's, the timer list's)
- * still spin.
+ * still spin. The big kernel lock sleeps the same way, as CONFIG_PREEMPT_BKL's semaphore
+ * (lib/kernel_lock.c of 2.6.12) made priority-inheriting: {@code schedule()} still drops it for a
+ * holder that sleeps and retakes it, sleeping on it if need be, when the holder runs again.
  *
  * <p>What the SPI had to learn for it is three general switches, {@link Patching#threadInterrupts()},
  * {@link Patching#threadSoftirqs()} and {@link Patching#sleepingSpinlocks()}, and a priority loan
@@ -25,10 +27,11 @@ import java.util.List;
  * ({@code force_irqthreads}, kernel/irq/manage.c; {@code invoke_softirq}, kernel/softirq.c;
  * include/linux/spinlock_rt.h).
  *
- * <p>Not yet modelled, so not claimed: the big kernel lock as a semaphore (it still spins with
- * preemption off, and is what the worst cases under rt come down to), rwlocks as sleeping
- * reader-writer locks (they still spin), and {@code local_bh_disable()} as a per-CPU lock (a
- * sleeping spinlock's {@code _bh} form leaves the preempt count alone and nothing else).
+ * <p>Not yet modelled, so not claimed: rwlocks as sleeping reader-writer locks (they still spin),
+ * and {@code local_bh_disable()} as a per-CPU lock (a sleeping spinlock's {@code _bh} form leaves
+ * the preempt count alone and nothing else; a softirq a task runs when it enables bottom halves
+ * runs in softirq context, not preemptible, which is what the stress load's worst case under rt
+ * comes down to).
  *
  * <p>It requires preempt: realtime-preempt builds on a fully preemptible kernel
  * ({@code CONFIG_PREEMPT_RT} selects {@code PREEMPTION}, kernel/Kconfig.preempt), and in 2.4.17

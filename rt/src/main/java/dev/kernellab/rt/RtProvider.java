@@ -14,7 +14,7 @@ public final class RtProvider implements KernelPatchProvider {
   @Override
   public String description() {
     return "realtime-preempt (PREEMPT_RT): device handlers in irq/N threads at SCHED_FIFO 50, the timer's"
-        + " softirqs in ktimers/N, spinlock_t as an rt_mutex with priority inheritance; the BKL still spins";
+        + " softirqs in ktimers/N, spinlock_t and the BKL as an rt_mutex with priority inheritance";
   }
 
   @Override

@@ -75,7 +75,10 @@ public interface Patching {
    * inheritance, as PREEMPT_RT's include/linux/spinlock_rt.h does (6.12): its holder stays
    * preemptible, {@code spin_lock_irq} leaves interrupts on and {@code spin_lock_bh} leaves the
    * preempt count alone, and a task that finds it held sleeps and lends the holder its priority.
-   * Raw spinlocks ({@code SpinLock.raw}), rwlocks and the big kernel lock still spin.
+   * The big kernel lock sleeps too, as CONFIG_PREEMPT_BKL's semaphore (lib/kernel_lock.c of
+   * 2.6.12) with the loan: no preempt count, kept by a holder that is preempted, released by
+   * {@code schedule()} for a holder that sleeps and retaken, sleeping if need be, when it runs
+   * again. Raw spinlocks ({@code SpinLock.raw}) and rwlocks still spin.
    *
    * @throws IllegalStateException at build if the kernel's interrupts and softirqs are not both
    *     threaded ({@link #threadInterrupts()}, {@link #threadSoftirqs()}): a sleeping lock cannot
