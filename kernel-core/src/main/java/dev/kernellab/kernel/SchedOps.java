@@ -291,21 +291,26 @@ final class SchedOps {
       version = "preempt-kernel-rml-2.4.17-1")
   @Models(file = "kernel/sched.c", function = "preempt_schedule", version = "2.6.12")
   static final class PreemptSchedule extends Op {
+    private static final long NOTHING_HIDDEN = Long.MIN_VALUE; // f.scratch: no lock_depth to restore
+
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (f.phase == 0) {
         c.current.preemptCount += PreemptCount.PREEMPT_ACTIVE;
         c.addPreemptCount(PreemptCount.PREEMPT_OFFSET, ctx);
         f.phase = 1;
+        // A preempted holder keeps a sleeping kernel_flag: its depth hidden from schedule().
+        // Whether it was hidden is kept with it: the flag may start to sleep meanwhile, bound by
+        // the first lock_kernel() of a task that ran in between.
+        f.scratch = NOTHING_HIDDEN;
         if (k.bkl.sleeps()) {
-          // A preempted holder keeps a sleeping kernel_flag: its depth hidden from schedule()
           f.scratch = c.current.lockDepth;
           c.current.lockDepth = -1;
         }
         k.sched.callSchedule(c, ctx);
         return;
       }
-      if (k.bkl.sleeps()) {
+      if (f.scratch != NOTHING_HIDDEN) {
         c.current.lockDepth = (int) f.scratch;
       }
       c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET, ctx);

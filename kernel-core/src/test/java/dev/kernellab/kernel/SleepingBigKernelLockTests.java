@@ -169,6 +169,24 @@ class SleepingBigKernelLockTests {
   }
 
   @Test
+  void aTaskPreemptedBeforeAnyoneTookTheBklComesBackWithoutIt() {
+    // A computes 5 ms in the kernel holding nothing; H (SCHED_FIFO 50) wakes 1 ms in, preempts
+    // it, and is the first to take the BKL (which binds kernel_flag, so only now does it sleep).
+    // A's preempt_schedule() hid no depth, and must restore none.
+    SpinLock bkl = SpinLock.bigKernelLock();
+    List<Seen> seen = new ArrayList<>();
+    KernelPath a = thenRest(KernelPath.userProgram("A")
+        .syscall(k("a_works").compute(5 * MS).effect("A done", note(seen, "A done", bkl)).build()));
+    KernelPath h = thenRest(KernelPath.userProgram("H")
+        .syscall(k("h_naps").sleepFor(MS).lockKernel(bkl).effect("H in", note(seen, "H in", bkl)).unlockKernel(bkl)
+            .build()));
+    Kernel kernel = boot(true, TaskSpec.user("A", a), TaskSpec.user("H", h).fifo(50));
+    kernel.run(30 * MS);
+    kernel.checkInvariants();
+    assertThat(seen).extracting(Seen::what, Seen::lockDepth).containsExactly(tuple("H in", 0), tuple("A done", -1));
+  }
+
+  @Test
   void nestedLockKernelOnlyCountsTheDepthAndHoldsNoPreemptCount() {
     SpinLock bkl = SpinLock.bigKernelLock();
     List<Seen> seen = new ArrayList<>();
