@@ -23,7 +23,7 @@ import dev.kernellab.workloads.ProbeSpec;
  *     Idle, UserMode, InterruptHandler, SoftirqRunning, OtherHolders
  *     InKernelCode                    a task in kernel code: task, path, ns
  *       InterruptsOff, SpinlockHeld, BigKernelLockHeld, BottomHalvesOff, PreemptCountHeld,
- *       NotPreemptible, Declared
+ *       LentPriority, NotPreemptible, Declared
  * </pre>
  */
 public sealed interface Cause
@@ -136,7 +136,7 @@ public sealed interface Cause
   /** A task in kernel code: which task, in which path (and loop site), for how long. */
   sealed interface InKernelCode extends Holding
       permits InterruptsOff, SpinlockHeld, BigKernelLockHeld, BottomHalvesOff, PreemptCountHeld,
-          NotPreemptible, Declared {
+          LentPriority, NotPreemptible, Declared {
     /** The task. */
     TaskId task();
 
@@ -168,9 +168,30 @@ public sealed interface Cause
    * @param path where it ran
    * @param lock the innermost lock it held
    * @param ns how long
+   * @param raw whether the kernel's other spinlocks sleep ({@code KernelView.spinlocksSleep()}),
+   *     so that this one spins as a {@code raw_spinlock_t}
    */
-  record SpinlockHeld(TaskId task, PathView path, LockView lock, long ns, long iterations)
-      implements InKernelCode {}
+  record SpinlockHeld(TaskId task, PathView path, LockView lock, long ns, long iterations, boolean raw)
+      implements InKernelCode {
+    /** A spinlock in a kernel whose spinlocks all spin. */
+    public SpinlockHeld(TaskId task, PathView path, LockView lock, long ns, long iterations) {
+      this(task, path, lock, ns, iterations, false);
+    }
+  }
+
+  /**
+   * A task that held nothing that keeps it on the CPU ran there on a priority a waiter lent it:
+   * it owns an {@code rt_mutex} (a sleeping spinlock, the sleeping big kernel lock) that a
+   * real-time task sleeps on, which lends it its priority along the chain of owners
+   * (kernel/locking/rtmutex.c of 6.12, {@code rt_mutex_adjust_prio_chain}), so a task of that
+   * priority or lower waits for the lock to be dropped.
+   *
+   * @param task the owner
+   * @param path where it ran
+   * @param priority the highest real-time priority it ran on
+   * @param ns how long
+   */
+  record LentPriority(TaskId task, PathView path, int priority, long ns, long iterations) implements InKernelCode {}
 
   /**
    * A preemptible kernel could not preempt a task holding the big kernel lock (a spinlock on UP

@@ -724,7 +724,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
       if (lock != null) {
         return lock.isBigKernelLock()
             ? new Cause.BigKernelLockHeld(task, path, lock, ns, n)
-            : new Cause.SpinlockHeld(task, path, lock, ns, n);
+            : new Cause.SpinlockHeld(task, path, lock, ns, n, kernel.spinlocksSleep() && !lock.isReaderWriter());
       }
       if (l.bhDepth[k] > 0) {
         return new Cause.BottomHalvesOff(task, path, ns, n);
@@ -734,6 +734,9 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
       }
       if (l.irqsOff[k]) {
         return new Cause.InterruptsOff(task, path, ns, n);
+      }
+      if (l.lent[k] > 0) {
+        return new Cause.LentPriority(task, path, l.lent[k], ns, n);
       }
     }
     boolean hooked = path.site() != null && kernel.hookAt(path.site()).isPresent();

@@ -43,6 +43,7 @@ final class WaitLedger {
     boolean user;
     boolean irqsOff;
     LatencyCause declared;
+    int lent; // the real-time priority a waiter lent the task (priority inheritance), or 0
 
     void start(long now, CpuView c) {
       from = now;
@@ -54,6 +55,7 @@ final class WaitLedger {
       user = c.inUserMode();
       irqsOff = !c.interruptsEnabled();
       declared = c.declaredCause();
+      lent = task.inheritedRtPriority();
     }
 
     /** {@code released} is no longer held, though {@code c} still lists it. */
@@ -83,6 +85,7 @@ final class WaitLedger {
   final boolean[] user = new boolean[SLOTS];
   final boolean[] irqsOff = new boolean[SLOTS];
   final LatencyCause[] declared = new LatencyCause[SLOTS];
+  final int[] lent = new int[SLOTS]; // the highest priority lent to the slot's task in its stretches
   final long[] ns = new long[SLOTS];
   final long[] iterations = new long[SLOTS]; // of the slot's loop, when it ended in one of its stretches
   final long[] firstSeen = new long[SLOTS]; // the order slots were first held in
@@ -107,6 +110,7 @@ final class WaitLedger {
     System.arraycopy(o.user, 0, user, 0, SLOTS);
     System.arraycopy(o.irqsOff, 0, irqsOff, 0, SLOTS);
     System.arraycopy(o.declared, 0, declared, 0, SLOTS);
+    System.arraycopy(o.lent, 0, lent, 0, SLOTS);
     System.arraycopy(o.ns, 0, ns, 0, SLOTS);
     System.arraycopy(o.iterations, 0, iterations, 0, SLOTS);
     System.arraycopy(o.firstSeen, 0, firstSeen, 0, SLOTS);
@@ -163,6 +167,7 @@ final class WaitLedger {
       user[i] = false;
       irqsOff[i] = false;
       declared[i] = null;
+      lent[i] = 0;
       iterations[i] = 0;
       firstSeen[i] = stretches;
     }
@@ -178,6 +183,7 @@ final class WaitLedger {
     if (s.declared != null) {
       declared[i] = s.declared;
     }
+    lent[i] = Math.max(lent[i], s.lent);
     iterations[i] = Math.max(iterations[i], loopIterations);
     if (i != lastSlot) {
       prevSlot = lastSlot;

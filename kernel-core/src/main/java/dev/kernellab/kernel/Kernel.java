@@ -255,6 +255,11 @@ public final class Kernel implements KernelView {
     return sleepingSpinlocks && !l.isRaw() && !l.isReaderWriter();
   }
 
+  @Override
+  public boolean spinlocksSleep() {
+    return sleepingSpinlocks;
+  }
+
   /** ktimerd's SCHED_FIFO priority: 1, kernel/softirq.c {@code ktimerd_setup} (6.12). */
   static final int KTIMERD_PRIORITY = 1;
 

@@ -126,8 +126,12 @@ final class AnatomyText {
     if (c instanceof Cause.InterruptsOff o) {
       return "interrupts off in " + o.path().location() + " for " + us(o.ns());
     }
+    if (c instanceof Cause.LentPriority p) {
+      return p.task() + " on real-time priority " + p.priority() + ", lent by a task waiting for its lock, in "
+          + where(p.path()) + " for " + us(p.ns());
+    }
     if (c instanceof Cause.SpinlockHeld s) {
-      return "spinlock " + s.lock().name() + " held by " + s.task() + " in " + where(s.path()) + " for " + us(s.ns());
+      return (s.raw() ? "raw spinlock " : "spinlock ") + s.lock().name() + " held by " + s.task() + " in " + where(s.path()) + " for " + us(s.ns());
     }
     if (c instanceof Cause.BigKernelLockHeld b) {
       return "the big kernel lock held by " + b.task() + " in " + where(b.path()) + " for " + us(b.ns());

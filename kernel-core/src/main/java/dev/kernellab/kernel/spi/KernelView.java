@@ -67,4 +67,10 @@ public interface KernelView {
    * ({@link Patching#threadSoftirqs()}); empty otherwise.
    */
   Optional<? extends TaskView> timerSoftirqThread(int cpu);
+
+  /**
+   * True where a patch made {@code spinlock_t} sleep ({@link Patching#sleepingSpinlocks()}): a
+   * lock that still spins there is a {@code raw_spinlock_t} or an rwlock.
+   */
+  boolean spinlocksSleep();
 }
