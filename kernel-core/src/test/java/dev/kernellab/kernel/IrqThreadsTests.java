@@ -8,7 +8,6 @@ import dev.kernellab.hw.IdeDisk;
 import dev.kernellab.hw.MachineSpec;
 import dev.kernellab.hw.Rtc;
 import dev.kernellab.kernel.spi.KernelPatch;
-import dev.kernellab.kernel.spi.Patching;
 import dev.kernellab.kernel.spi.SchedPolicy;
 import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;
@@ -21,17 +20,7 @@ class IrqThreadsTests {
   private static final long MS = 1_000_000;
 
   /** A patch that threads the interrupts, as rt does. */
-  private static final KernelPatch THREADED = new KernelPatch() {
-    @Override
-    public String name() {
-      return "threaded";
-    }
-
-    @Override
-    public void apply(Patching kernel) {
-      kernel.threadInterrupts();
-    }
-  };
+  private static final KernelPatch THREADED = RtSwitches.of("threaded", true, false, false);
 
   /** Who ran the RTC handler, with interrupts on or off, bottom halves off or on. */
   private final List<String> ran = new ArrayList<>();

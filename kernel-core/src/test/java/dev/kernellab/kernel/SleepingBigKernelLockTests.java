@@ -31,21 +31,7 @@ class SleepingBigKernelLockTests {
 
   /** Threaded interrupts and softirqs, and spinlocks that sleep if {@code sleeping}. */
   private static KernelPatch rt(boolean sleeping) {
-    return new KernelPatch() {
-      @Override
-      public String name() {
-        return "test-rt";
-      }
-
-      @Override
-      public void apply(Patching kernel) {
-        kernel.threadInterrupts();
-        kernel.threadSoftirqs();
-        if (sleeping) {
-          kernel.sleepingSpinlocks();
-        }
-      }
-    };
+    return RtSwitches.of("test-rt", true, true, sleeping);
   }
 
   /** What a path saw at one instant: the task's depth and count, and the lock's owner. */

@@ -23,21 +23,7 @@ class SleepingSpinlocksTests {
 
   /** What realtime preemption asks of the kernel, or part of it. */
   private static KernelPatch rt(boolean sleeping) {
-    return new KernelPatch() {
-      @Override
-      public String name() {
-        return "test-rt";
-      }
-
-      @Override
-      public void apply(Patching kernel) {
-        kernel.threadInterrupts();
-        kernel.threadSoftirqs();
-        if (sleeping) {
-          kernel.sleepingSpinlocks();
-        }
-      }
-    };
+    return RtSwitches.of("test-rt", true, true, sleeping);
   }
 
   private record Run(Map<String, Long> at, int loanOfA, long contentions) {}

@@ -25,17 +25,7 @@ class ThreadedSoftirqsTests {
 
   private static final long MS = 1_000_000;
 
-  private static final KernelPatch THREADED = new KernelPatch() {
-    @Override
-    public String name() {
-      return "threaded-softirqs";
-    }
-
-    @Override
-    public void apply(Patching kernel) {
-      kernel.threadSoftirqs();
-    }
-  };
+  private static final KernelPatch THREADED = RtSwitches.of("threaded-softirqs", false, true, false);
 
   /** Who ran the NET_RX action, and in which context. */
   private final List<String> ran = new ArrayList<>();
