@@ -204,7 +204,6 @@ final class FastForward {
   static final int BULK_NS = 0; // an iteration's compute time
   static final int BULK_SEGMENTS = 1; // the compute segments it ends (its computes longer than 0)
   static final int BULK_EFFECTS = 2; // its bookkeeping effects
-  static final int BULK_TAIL_STEPS = 3; // a body's: interpreter steps after its last compute, its end's included
 
   /**
    * The shape {@link #bulk} needs of a loop body of fixed computes, lock breaks, cond_resched
@@ -215,8 +214,7 @@ final class FastForward {
     if (lengths == null) {
       return null;
     }
-    long[] shape = new long[4];
-    int lastCompute = -1;
+    long[] shape = new long[3];
     for (int i = 0; i < ops.length; i++) {
       if (ops[i] instanceof FlowOps.Effect e) {
         if (!e.bookkeeping) {
@@ -227,14 +225,9 @@ final class FastForward {
       if (lengths[i] > 0) {
         shape[BULK_NS] += lengths[i];
         shape[BULK_SEGMENTS]++;
-        lastCompute = i;
       }
     }
-    if (lastCompute < 0) {
-      return null;
-    }
-    shape[BULK_TAIL_STEPS] = ops.length - 1 - lastCompute + 1;
-    return shape;
+    return shape[BULK_NS] > 0 ? shape : null;
   }
 
   /** {@link #bulkShape} of a site hook with plan {@code plan} (its computes are fixed). */
@@ -242,7 +235,7 @@ final class FastForward {
     if (plan == null) {
       return null;
     }
-    long[] shape = new long[4];
+    long[] shape = new long[3];
     for (int i = 0; i < ops.length; i++) {
       if (plan[i] == COMPUTE) {
         long ns = ((Distribution.Fixed) ((FlowOps.Compute) ops[i]).length).value();
@@ -332,8 +325,7 @@ final class FastForward {
    * come before the first due test are then run as the runner runs them, less what it would
    * find unchanged: the bookkeeping actions in order, each seeing its iteration's number, the
    * clock moved to their end with one event per compute (Cpu.computeInline), the operation
-   * counts, and the soft-lockup guard as the interpreter leaves it at a body's end (its steps
-   * since the body's last compute).
+   * counts, and the soft-lockup guard's steps.
    */
   private void bulk(KernelCpu c, ExecContext ctx, ExecContext.Frame f, byte[] plan) {
     long[] shape = f.path.fastForwardBulk();
@@ -388,8 +380,8 @@ final class FastForward {
     if (!c.cpu.computeInline(run * period, segments)) {
       throw new IllegalStateException("fast-forward: " + run + " iterations of " + body + " did not fit the window");
     }
-    c.lockupNs = k.now();
-    c.stepsAtInstant = shape[BULK_TAIL_STEPS] - 1;
+    // the steps the iterations took, each operation one and each frame's end one
+    c.steps += run * (body.size() + 1 + (hook == null ? 0 : hook.size() + 1));
     if (hook != null) {
       c.exitedLoopIterations = 0;
       counted(hook, run * hook.size());

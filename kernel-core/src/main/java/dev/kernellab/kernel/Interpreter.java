@@ -30,6 +30,13 @@ final class Interpreter implements CpuListener {
    */
   static final long SOFT_LOCKUP_STEPS = 1L << 24;
 
+  /**
+   * How often the soft-lockup guard looks at the clock, in steps (a power of two): a stuck CPU
+   * is caught within twice this many steps after SOFT_LOCKUP_STEPS at one instant, never
+   * before, and a step costs an increment and a mask test instead of a read of the clock.
+   */
+  static final long LOCKUP_CHECK_STEPS = 1L << 12;
+
   private final Kernel k;
   private final dev.kernellab.hw.sim.Simulation sim; // the kernel's: the clock, read at every step
   private final KernelCpu[] cpus;
@@ -136,15 +143,18 @@ final class Interpreter implements CpuListener {
   }
 
   /**
-   * One step of {@code c}'s interpreter at the current instant: the soft-lockup guard counts
-   * the steps taken without simulated time advancing.
+   * One step of {@code c}'s interpreter: the soft-lockup guard counts the steps, and every
+   * LOCKUP_CHECK_STEPS of them looks whether simulated time has moved since it last saw it.
    */
   void countStep(KernelCpu c) {
+    if ((++c.steps & (LOCKUP_CHECK_STEPS - 1)) != 0) {
+      return;
+    }
     long now = sim.now();
     if (now != c.lockupNs) {
       c.lockupNs = now;
-      c.stepsAtInstant = 0;
-    } else if (++c.stepsAtInstant > SOFT_LOCKUP_STEPS && k.debug.softLockup()) {
+      c.lockupSteps = c.steps;
+    } else if (c.steps - c.lockupSteps > SOFT_LOCKUP_STEPS && k.debug.softLockup()) {
       throw k.bug(c, "soft lockup", "cpu" + c.id + " ran " + SOFT_LOCKUP_STEPS
           + " interpreter steps without simulated time advancing");
     }

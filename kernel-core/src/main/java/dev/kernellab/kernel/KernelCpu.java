@@ -41,8 +41,9 @@ public final class KernelCpu implements CpuView {
   SpinLock irqsLeftOffBy; // the last lock taken with spin_lock_irq(save), released plainly
   KernelPath irqsLeftOffIn;
   long exitedLoopIterations; // iterations of the loop body whose frame was popped last
-  long lockupNs = -1; // the instant of the interpreter's last step (the soft-lockup guard)
-  long stepsAtInstant; // steps at lockupNs
+  long steps; // the interpreter's steps on this CPU (the soft-lockup guard)
+  long lockupNs = -1; // the instant the guard last saw
+  long lockupSteps; // steps when it first saw it
   // Tracers that want each detail event on this CPU now (TraceInterest); 0 with no tracer: the
   // kernel builds and fires such an event only when its count is not 0.
   int pathTracers;
