@@ -154,9 +154,12 @@ public final class KernelBuilder {
   /**
    * The patches a configuration names, in order: none for {@value #VANILLA}, else the names
    * joined by {@code +} ({@code preempt+lowlat}), each a registered patch
-   * ({@link KernelPatchProvider#REGISTRY}) and each once. Whether they go together
-   * ({@link KernelPatch#requires()}, {@link KernelPatch#conflicts()}) is the patches' to say,
-   * when a kernel is built with them.
+   * ({@link KernelPatchProvider#REGISTRY}) and each once. A named patch brings what it requires
+   * ({@link KernelPatch#requires()}) that the configuration does not name, just before it, as
+   * realtime-preempt brings full preemption ({@code rt} is {@code preempt} then {@code rt}).
+   * Whether they go together otherwise ({@link KernelPatch#conflicts()}) is the patches' to say,
+   * when a kernel is built with them; {@link #patch} takes a patch as it is, and a requirement
+   * missing there is refused at build.
    *
    * @throws IllegalArgumentException naming the configuration and what is wrong with it
    */
@@ -191,7 +194,30 @@ public final class KernelBuilder {
       }
       out.add(name);
     }
-    return List.copyOf(out);
+    List<String> named = List.copyOf(out);
+    List<String> withRequired = new ArrayList<>();
+    for (String name : named) {
+      addWithRequired(name, named, withRequired, new ArrayList<>());
+    }
+    return List.copyOf(withRequired);
+  }
+
+  /** {@code name}, after what it requires that {@code named} lacks, each once; {@code via} refuses a cycle. */
+  private static void addWithRequired(String name, List<String> named, List<String> out, List<String> via) {
+    if (via.contains(name)) {
+      throw new IllegalArgumentException("patch " + via.get(0) + " requires itself through " + String.join(", ", via));
+    }
+    if (out.contains(name)) {
+      return;
+    }
+    via.add(name);
+    for (String r : KernelPatchProvider.create(name).requires()) {
+      if (!named.contains(r) && KernelPatchProvider.REGISTRY.names().contains(r)) {
+        addWithRequired(r, named, out, via);
+      }
+    }
+    via.remove(via.size() - 1);
+    out.add(name);
   }
 
   /** Starts {@code spec} at boot. */

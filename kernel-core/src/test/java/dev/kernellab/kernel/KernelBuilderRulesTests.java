@@ -312,6 +312,35 @@ class KernelBuilderRulesTests {
     }
   }
 
+  /** A registered patch of these tests, {@code gamma}, which requires {@code alpha}. */
+  public static final class Gamma implements KernelPatchProvider {
+    @Override
+    public String name() {
+      return "gamma";
+    }
+
+    @Override
+    public String description() {
+      return "a test's patch that needs alpha";
+    }
+
+    @Override
+    public KernelPatch create() {
+      return patch("gamma", List.of("alpha"), List.of(), k -> {});
+    }
+  }
+
+  @Test
+  void aConfigurationBringsWhatItsPatchesRequireJustBeforeThem() {
+    ServiceRegistrations patches =
+        ServiceRegistrations.in(services).register(KernelPatchProvider.class, Alpha.class, Beta.class, Gamma.class);
+    assertThat(patches.run(() -> KernelBuilder.configurationPatches("gamma"))).containsExactly("alpha", "gamma");
+    assertThat(patches.run(() -> KernelBuilder.configurationPatches("beta+gamma"))).containsExactly("beta", "alpha", "gamma");
+    assertThat(patches.run(() -> KernelBuilder.configurationPatches("gamma+alpha")))
+        .as("named, a requirement keeps its place").containsExactly("gamma", "alpha");
+    assertThat(patches.run(() -> up().configuration("gamma").patchNames())).containsExactly("alpha", "gamma");
+  }
+
   @Test
   void aConfigurationIsVanillaOrRegisteredPatchNamesJoinedByPlus() {
     ServiceRegistrations patches = ServiceRegistrations.in(services).register(KernelPatchProvider.class, Beta.class, Alpha.class);
