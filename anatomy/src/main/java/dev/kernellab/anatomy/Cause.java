@@ -168,8 +168,9 @@ public sealed interface Cause
    * @param path where it ran
    * @param lock the innermost lock it held
    * @param ns how long
-   * @param raw whether the kernel's other spinlocks sleep ({@code KernelView.spinlocksSleep()}),
-   *     so that this one spins as a {@code raw_spinlock_t}
+   * @param raw whether this spinlock spins where the kernel's {@code spinlock_t} sleeps
+   *     ({@code KernelView.spinlocksSleep()}): a {@code raw_spinlock_t} (an rwlock is not called
+   *     raw)
    */
   record SpinlockHeld(TaskId task, PathView path, LockView lock, long ns, long iterations, boolean raw)
       implements InKernelCode {
@@ -186,10 +187,15 @@ public sealed interface Cause
    * (kernel/locking/rtmutex.c of 6.12, {@code rt_mutex_adjust_prio_chain}), so a task of that
    * priority or lower waits for the lock to be dropped.
    *
+   * <p>The loan is the one the task had when each stretch of its began (a path entered or
+   * left, a lock, an interrupt, a switch): a loan given or taken back in the middle of a stretch
+   * shows from the next one, as no tracer event marks it.
+   *
    * @param task the owner
    * @param path where it ran
    * @param priority the highest real-time priority it ran on
    * @param ns how long
+   * @param iterations as {@link InKernelCode#iterations()}
    */
   record LentPriority(TaskId task, PathView path, int priority, long ns, long iterations) implements InKernelCode {}
 

@@ -238,6 +238,10 @@ final class BigKernelLock {
    * are the spinlock's, no tracer is told.
    */
   private boolean takeSleeping(KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+    if (f.phase == 0 && ctx.kind != ExecContext.Kind.TASK) {
+      throw k.bug(c, "sleeping big kernel lock in atomic context", "lock_kernel() of " + flag + ", which sleeps"
+          + " here, in " + ctx.kind + " context in " + ctx.currentPath());
+    }
     long contended = flag.sleeper.contentions();
     if (RtMutexOps.lock(k, c, ctx, f, flag.sleeper, false)) {
       flag.recordAcquire(k.now(), ctx.currentPath());

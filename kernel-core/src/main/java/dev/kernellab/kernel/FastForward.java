@@ -26,7 +26,11 @@ final class FastForward {
    * so a lock taken or released, a preempt count changed or an effect run sees the instant it
    * sees today, and a drawn length is drawn at the same point of the stream. What it leaves
    * out is the interpreter's dispatch: the frame per hook call, the segment started and ended,
-   * the checks that cannot fire (see below).
+   * the checks that cannot fire (see below). Two runners go further, each exact for the bodies
+   * it takes: runFixed (fixed computes, breaks and effects) checks for an interrupt only after
+   * an effect, the one operation there that could raise one; bulk (the same with bookkeeping
+   * effects only) runs whole iterations as one step, its actions back to back before the clock
+   * moves, which the bookkeeping promise (KernelPath.Builder.bookkeeping) makes unobservable.
    *
    * Which loops. Decided when a path is built (plan): a loop body whose operations are all
    * compute, spin_lock / spin_unlock in every form (and the rwlock forms, lock_kernel and

@@ -128,13 +128,42 @@ public final class KernelBuilder {
 
   /**
    * Applies the patches of {@code configuration} ({@code vanilla}, or registered patch names
-   * joined by {@code +}), in its order.
+   * joined by {@code +}), in its order. A named patch brings what it requires
+   * ({@link KernelPatch#requires()}) that the configuration does not name, just before it, as
+   * realtime-preempt brings full preemption ({@code rt} is {@code preempt} then {@code rt});
+   * {@link #patch} takes a patch as it is, and a requirement missing there is refused at build.
    *
    * @throws IllegalArgumentException as {@link #configurationPatches} does
    */
   public KernelBuilder configuration(String configuration) {
-    configurationPatches(configuration).forEach(this::patch);
+    List<String> named = configurationPatches(configuration);
+    List<String> added = new ArrayList<>();
+    for (String name : named) {
+      addWithRequired(KernelPatchProvider.create(name), named, added, new ArrayList<>());
+    }
     return this;
+  }
+
+  /**
+   * {@code p}, after the registered patches it requires that {@code named} lacks, each once
+   * ({@code added}); {@code via} refuses a cycle.
+   */
+  private void addWithRequired(KernelPatch p, List<String> named, List<String> added, List<String> via) {
+    if (via.contains(p.name())) {
+      throw new IllegalArgumentException("patch " + via.get(0) + " requires itself through " + String.join(", ", via));
+    }
+    if (added.contains(p.name())) {
+      return;
+    }
+    via.add(p.name());
+    for (String r : p.requires()) {
+      if (!named.contains(r) && !added.contains(r) && KernelPatchProvider.REGISTRY.names().contains(r)) {
+        addWithRequired(KernelPatchProvider.create(r), named, added, via);
+      }
+    }
+    via.remove(via.size() - 1);
+    added.add(p.name());
+    patch(p);
   }
 
   /**
@@ -154,12 +183,9 @@ public final class KernelBuilder {
   /**
    * The patches a configuration names, in order: none for {@value #VANILLA}, else the names
    * joined by {@code +} ({@code preempt+lowlat}), each a registered patch
-   * ({@link KernelPatchProvider#REGISTRY}) and each once. A named patch brings what it requires
-   * ({@link KernelPatch#requires()}) that the configuration does not name, just before it, as
-   * realtime-preempt brings full preemption ({@code rt} is {@code preempt} then {@code rt}).
-   * Whether they go together otherwise ({@link KernelPatch#conflicts()}) is the patches' to say,
-   * when a kernel is built with them; {@link #patch} takes a patch as it is, and a requirement
-   * missing there is refused at build.
+   * ({@link KernelPatchProvider#REGISTRY}) and each once. What they require is brought in by
+   * {@link #configuration}; whether they go together ({@link KernelPatch#conflicts()}) is the
+   * patches' to say, when a kernel is built with them.
    *
    * @throws IllegalArgumentException naming the configuration and what is wrong with it
    */
@@ -194,30 +220,7 @@ public final class KernelBuilder {
       }
       out.add(name);
     }
-    List<String> named = List.copyOf(out);
-    List<String> withRequired = new ArrayList<>();
-    for (String name : named) {
-      addWithRequired(name, named, withRequired, new ArrayList<>());
-    }
-    return List.copyOf(withRequired);
-  }
-
-  /** {@code name}, after what it requires that {@code named} lacks, each once; {@code via} refuses a cycle. */
-  private static void addWithRequired(String name, List<String> named, List<String> out, List<String> via) {
-    if (via.contains(name)) {
-      throw new IllegalArgumentException("patch " + via.get(0) + " requires itself through " + String.join(", ", via));
-    }
-    if (out.contains(name)) {
-      return;
-    }
-    via.add(name);
-    for (String r : KernelPatchProvider.create(name).requires()) {
-      if (!named.contains(r) && KernelPatchProvider.REGISTRY.names().contains(r)) {
-        addWithRequired(r, named, out, via);
-      }
-    }
-    via.remove(via.size() - 1);
-    out.add(name);
+    return List.copyOf(out);
   }
 
   /** Starts {@code spec} at boot. */

@@ -831,13 +831,15 @@ public final class KernelPath implements PathView {
     }
 
     /**
-     * An effect on the model's own counts only: the action reads no clock and wakes, arms,
-     * raises, locks or schedules nothing, and changes nothing that a lock, the scheduler, the
-     * preemption model or a tracer looks at (a cache's free-object count, a list's length).
-     * Fast-forward may then run a loop's iterations as one step, running these actions back to
-     * back ({@code FastForward}); an action that breaks the promise makes the results differ with
-     * fast-forward on and off ({@code -Dkernellab.fastForward=false}). Otherwise as
-     * {@link #effect}.
+     * An effect on the model's own counts only: the action reads no clock, no compute time or
+     * event count, and of the CPU's frames only the loop's iteration number
+     * ({@code KernelCpu.loopIndex}); it wakes, arms, raises, locks or schedules nothing, throws
+     * nothing, and changes nothing that a lock, the scheduler, the preemption model, a tracer or
+     * a lock break's test ({@code CondReschedLock.When}) looks at (a cache's free-object count, a
+     * list's length). Fast-forward may then run a loop's iterations as one step, running these
+     * actions back to back before the clock moves ({@code FastForward}); an action that breaks
+     * the promise makes the results differ with fast-forward on and off
+     * ({@code -Dkernellab.fastForward=false}). Otherwise as {@link #effect}.
      */
     public Builder bookkeeping(String description, Action action) {
       Objects.requireNonNull(description, "bookkeeping: description");

@@ -169,7 +169,14 @@ final class RtMutexOps {
    */
   static void detectDeadlock(Kernel k, KernelCpu c, RtMutex blocked, Task waiter) {
     RtMutex m = blocked;
+    SpinLock bkl = k.bkl.flag();
+    RtMutex bklMutex = bkl == null ? null : bkl.sleeper;
     for (int depth = 0; m != null && m.owner != null; depth++) {
+      if (m == bklMutex && m.owner == waiter) {
+        // A sleeping big kernel lock is no link of a deadlock: its owner, the waiter, gives it
+        // up in the schedule() of this very sleep (__release_kernel_lock), and the chain goes on
+        return;
+      }
       if (m.owner == waiter) {
         throw k.bug(c, "rt_mutex deadlock", waiter + " waits on " + blocked
             + ", and the chain of owners and the mutexes they wait on leads back to it");

@@ -334,11 +334,11 @@ class KernelBuilderRulesTests {
   void aConfigurationBringsWhatItsPatchesRequireJustBeforeThem() {
     ServiceRegistrations patches =
         ServiceRegistrations.in(services).register(KernelPatchProvider.class, Alpha.class, Beta.class, Gamma.class);
-    assertThat(patches.run(() -> KernelBuilder.configurationPatches("gamma"))).containsExactly("alpha", "gamma");
-    assertThat(patches.run(() -> KernelBuilder.configurationPatches("beta+gamma"))).containsExactly("beta", "alpha", "gamma");
-    assertThat(patches.run(() -> KernelBuilder.configurationPatches("gamma+alpha")))
-        .as("named, a requirement keeps its place").containsExactly("gamma", "alpha");
+    assertThat(patches.run(() -> KernelBuilder.configurationPatches("gamma"))).as("what it names").containsExactly("gamma");
     assertThat(patches.run(() -> up().configuration("gamma").patchNames())).containsExactly("alpha", "gamma");
+    assertThat(patches.run(() -> up().configuration("beta+gamma").patchNames())).containsExactly("beta", "alpha", "gamma");
+    assertThat(patches.run(() -> up().configuration("gamma+alpha").patchNames()))
+        .as("named, a requirement keeps its place").containsExactly("gamma", "alpha");
   }
 
   @Test

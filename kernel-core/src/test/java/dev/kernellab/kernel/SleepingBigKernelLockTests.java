@@ -173,6 +173,39 @@ class SleepingBigKernelLockTests {
   }
 
   @Test
+  void aChainBackThroughTheBigKernelLockIsNoDeadlock() {
+    // T3 (cpu0) holds C over 0-2 ms. T1 (SCHED_FIFO 50, cpu1) wakes at ~1 ms, takes the BKL and
+    // A, and sleeps on C: its schedule() drops the BKL. T2 (cpu1) takes the BKL at 1.5 ms. At 2
+    // ms T1 has C, and sleeps on the BKL in __reacquire_kernel_lock, holding A. At ~3.5 ms T2
+    // wants A: T2 -> A -> T1 -> kernel_flag -> T2 is a cycle, but T2's sleep drops the BKL, so
+    // T1 goes on and hands A over (2.6.12's kernel_sem; an rt_mutex cycle would be a deadlock).
+    SpinLock bkl = SpinLock.bigKernelLock();
+    SpinLock a = SpinLock.spin("lock_a");
+    SpinLock cLock = SpinLock.spin("lock_c");
+    List<Seen> seen = new ArrayList<>();
+    KernelPath t3 = thenRest(KernelPath.userProgram("T3")
+        .syscall(k("t3").spinLock(cLock).compute(2 * MS).spinUnlock(cLock).build()));
+    KernelPath t1 = thenRest(KernelPath.userProgram("T1")
+        .syscall(k("t1_naps").sleepFor(MS).build())
+        .syscall(k("t1").lockKernel(bkl).spinLock(a).spinLock(cLock).effect("T1 has C", note(seen, "T1 has C", bkl))
+            .compute(100 * US).spinUnlock(cLock).spinUnlock(a).unlockKernel(bkl).effect("T1 out", note(seen, "T1 out", bkl))
+            .build()));
+    KernelPath t2 = thenRest(KernelPath.userProgram("T2").compute(1500 * US)
+        .syscall(k("t2").lockKernel(bkl).compute(2 * MS).spinLock(a).effect("T2 has A", note(seen, "T2 has A", bkl))
+            .spinUnlock(a).unlockKernel(bkl).build()));
+    Kernel kernel = boot(2, true,
+        TaskSpec.user("T3", t3).onCpu(0).allowedOn(1),
+        TaskSpec.user("T1", t1).fifo(50).onCpu(1).allowedOn(2),
+        TaskSpec.user("T2", t2).onCpu(1).allowedOn(2));
+    kernel.run(30 * MS);
+    kernel.checkInvariants();
+    assertThat(seen).extracting(Seen::what).containsExactly("T1 has C", "T1 out", "T2 has A");
+    assertThat(seen.get(2).owner()).as("T2 has the BKL back").isEqualTo("T2");
+    assertThat(bkl.contentions()).as("T1's retake").isEqualTo(1);
+    assertThat(a.contentions()).as("T2's wait for A").isEqualTo(1);
+  }
+
+  @Test
   void nestedLockKernelOnlyCountsTheDepthAndHoldsNoPreemptCount() {
     SpinLock bkl = SpinLock.bigKernelLock();
     List<Seen> seen = new ArrayList<>();
