@@ -233,31 +233,17 @@ final class BigKernelLock {
     return true;
   }
 
-  /**
-   * The flag's rt_mutex taken as a sleeping spinlock takes it (LockOps.Acquire): its statistics
-   * are the spinlock's, no tracer is told.
-   */
+  /** The flag's rt_mutex taken as a sleeping spinlock takes it ({@link SpinLocks#takeSleeping}). */
   private boolean takeSleeping(KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
     if (f.phase == 0 && ctx.kind != ExecContext.Kind.TASK) {
       throw k.bug(c, "sleeping big kernel lock in atomic context", "lock_kernel() of " + flag + ", which sleeps"
           + " here, in " + ctx.kind + " context in " + ctx.currentPath());
     }
-    long contended = flag.sleeper.contentions();
-    if (RtMutexOps.lock(k, c, ctx, f, flag.sleeper, false)) {
-      flag.recordAcquire(k.now(), ctx.currentPath());
-      return true;
-    }
-    if (flag.sleeper.contentions() != contended) {
-      flag.recordContention();
-    }
-    return false;
+    return k.locks.takeSleeping(c, ctx, f, flag);
   }
 
   private boolean releaseSleeping(KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-    if (flag.sleeper.owner == c.current) {
-      flag.recordRelease(k.now());
-    }
-    return RtMutexOps.unlock(k, c, ctx, f, flag.sleeper);
+    return k.locks.releaseSleeping(c, ctx, f, flag);
   }
 
   /**

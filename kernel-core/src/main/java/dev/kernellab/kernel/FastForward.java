@@ -337,13 +337,8 @@ final class FastForward {
       return;
     }
     KernelPath hook = f.siteHook;
-    long[] hookShape = null;
-    if (hook != null) {
-      hookShape = hook.site() == null ? hook.fastForwardHookBulk() : null;
-      if (hookShape == null) {
-        return;
-      }
-    }
+    // run() admitted only a hook with a plan, and every such hook has a shape
+    long[] hookShape = hook == null ? null : hook.fastForwardHookBulk();
     long period = shape[BULK_NS] + (hookShape == null ? 0 : hookShape[BULK_NS]);
     long until = c.cpu.inlineComputeUntil();
     if (until == Long.MIN_VALUE) {

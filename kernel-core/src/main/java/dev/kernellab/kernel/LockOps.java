@@ -87,9 +87,7 @@ final class LockOps {
     /**
      * {@code rt_spin_lock}, where the lock sleeps: no interrupt flag, no preempt count (not even
      * the {@code _bh} form's, whose local_bh_disable() is a per-CPU lock under PREEMPT_RT), the
-     * lock's {@code rt_mutex} taken, sleeping with priority inheritance if it is held. Its
-     * statistics are the spinlock's; no tracer is told, since the holder keeps no CPU from
-     * preempting it. Only a task may take it: a hard interrupt that does is a catalog's lock that
+     * lock's {@code rt_mutex} taken ({@link SpinLocks#takeSleeping}). Only a task may take it: a hard interrupt that does is a catalog's lock that
      * should be raw. A softirq run by a thread (ktimers, ksoftirqd, a handler thread's
      * local_bh_enable) still runs in the model's softirq context, which cannot sleep, so it is
      * refused there too; no softirq of the catalog takes a sleeping lock, and one that did would
@@ -101,12 +99,8 @@ final class LockOps {
         throw k.bug(c, "sleeping spinlock in atomic context", lock + " is a spinlock_t, which sleeps here,"
             + " taken in " + ctx.kind + " context in " + ctx.currentPath() + ": make it a raw spinlock (SpinLock.raw)");
       }
-      long contended = lock.sleeper.contentions();
-      if (RtMutexOps.lock(k, c, ctx, f, lock.sleeper, false)) {
-        lock.recordAcquire(k.now(), ctx.currentPath());
+      if (k.locks.takeSleeping(c, ctx, f, lock)) {
         f.advance();
-      } else if (lock.sleeper.contentions() != contended) {
-        lock.recordContention();
       }
     }
 
@@ -152,10 +146,7 @@ final class LockOps {
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (k.sleeps(lock)) {
         // rt_spin_unlock: the rt_mutex let go, its first waiter woken, the loans taken back
-        if (f.phase == 0 && lock.sleeper.owner == c.current) {
-          lock.recordRelease(k.now());
-        }
-        if (RtMutexOps.unlock(k, c, ctx, f, lock.sleeper)) {
+        if (k.locks.releaseSleeping(c, ctx, f, lock)) {
           f.advance();
           c.preemptCheck(ctx);
         }

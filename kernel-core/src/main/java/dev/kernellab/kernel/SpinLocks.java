@@ -124,6 +124,37 @@ final class SpinLocks {
     }
   }
 
+  /**
+   * A sleeping lock's {@code rt_mutex} taken, sleeping with priority inheritance if it is held,
+   * with the spinlock's statistics kept (an acquisition once had, a contention when it had to
+   * wait); no tracer is told, since the holder keeps no CPU from preempting it. True once had;
+   * the caller's operation runs again while its task sleeps. For a spinlock_t where spinlocks
+   * sleep, and for the big kernel lock there.
+   */
+  boolean takeSleeping(KernelCpu c, ExecContext ctx, ExecContext.Frame f, SpinLock lock) {
+    long contended = lock.sleeper.contentions();
+    if (RtMutexOps.lock(k, c, ctx, f, lock.sleeper, false)) {
+      lock.recordAcquire(k.now(), ctx.currentPath());
+      return true;
+    }
+    if (lock.sleeper.contentions() != contended) {
+      lock.recordContention();
+    }
+    return false;
+  }
+
+  /**
+   * A sleeping lock's {@code rt_mutex} let go, its first waiter woken and the loans taken back,
+   * the hold recorded as the spinlock's; true once done (the wake-up paid), as
+   * {@link RtMutexOps#unlock}.
+   */
+  boolean releaseSleeping(KernelCpu c, ExecContext ctx, ExecContext.Frame f, SpinLock lock) {
+    if (f.phase == 0 && lock.sleeper.owner == c.current) {
+      lock.recordRelease(k.now());
+    }
+    return RtMutexOps.unlock(k, c, ctx, f, lock.sleeper);
+  }
+
   /** The raw unlock, with ownership checks, statistics and a kick to the first spinner. */
   @Models(file = "include/asm-i386/spinlock.h", function = "_raw_spin_unlock",
       version = "preempt-kernel-rml-2.4.17-1")
