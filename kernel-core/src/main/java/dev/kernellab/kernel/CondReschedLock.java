@@ -89,10 +89,25 @@ public final class CondReschedLock {
      */
     boolean due(KernelCpu cpu, long iterations);
 
+    /**
+     * The first count in {@code from..to} at which {@link #due} answers true, or {@code to + 1}
+     * if none, for a stretch in which nothing changes but the count (the CPU's state, its task's
+     * need_resched, any flag the test reads): what fast-forward asks to learn in one question how
+     * many iterations run before a break or reschedule point fires. The default asks
+     * {@link #due} at each count; a test that can answer faster overrides it, with the same answer.
+     */
+    default long firstDue(KernelCpu cpu, long from, long to) {
+      for (long x = from; x <= to; x++) {
+        if (due(cpu, x)) {
+          return x;
+        }
+      }
+      return to + 1;
+    }
+
     /** Both this and {@code other} (tested in that order). */
     default When and(When other) {
-      When first = this;
-      return (cpu, iterations) -> first.due(cpu, iterations) && other.due(cpu, iterations);
+      return new Both(this, other);
     }
 
     /**
@@ -100,7 +115,7 @@ public final class CondReschedLock {
      * explicit reschedule point ({@link PreemptionModel#rescheduleAtCondResched}).
      */
     static When needResched() {
-      return (cpu, iterations) -> cpu.kernel.preemption.rescheduleAtCondResched(cpu, cpu.current);
+      return NeedResched.INSTANCE;
     }
 
     /** At every {@code n}-th iteration (the {@code n}-th, {@code 2n}-th...); 1 = every one. */
@@ -108,20 +123,66 @@ public final class CondReschedLock {
       if (n < 1) {
         throw new IllegalArgumentException("a lock break looks every 1 or more iterations, got " + n);
       }
-      if (n == 1) {
-        return (cpu, iterations) -> true;
+      return new EveryNth(n);
+    }
+  }
+
+  /** {@link When#and}: the first test, then the second. */
+  private static final class Both implements When {
+    private final When first;
+    private final When second;
+
+    Both(When first, When second) {
+      this.first = first;
+      this.second = second;
+    }
+
+    @Override
+    public boolean due(KernelCpu cpu, long iterations) {
+      return first.due(cpu, iterations) && second.due(cpu, iterations);
+    }
+
+    /** Each test's first due count from where the other's was, until they agree. */
+    @Override
+    public long firstDue(KernelCpu cpu, long from, long to) {
+      long x = from;
+      while (x <= to) {
+        x = first.firstDue(cpu, x, to);
+        if (x > to) {
+          break;
+        }
+        long y = second.firstDue(cpu, x, to);
+        if (y == x) {
+          return x;
+        }
+        x = y;
       }
-      EveryNth test = new EveryNth(n);
-      return (cpu, iterations) -> test.divides(iterations);
+      return to + 1;
+    }
+  }
+
+  /** {@link When#needResched}: the same answer at every count while the CPU's state stays. */
+  private static final class NeedResched implements When {
+    static final NeedResched INSTANCE = new NeedResched();
+
+    @Override
+    public boolean due(KernelCpu cpu, long iterations) {
+      return cpu.kernel.preemption.rescheduleAtCondResched(cpu, cpu.current);
+    }
+
+    @Override
+    public long firstDue(KernelCpu cpu, long from, long to) {
+      return from > to || due(cpu, from) ? from : to + 1;
     }
   }
 
   /**
-   * {@code iterations % n == 0} without a division: the lock breaks of the era test a count at
+   * {@link When#every}: {@code iterations % n == 0} without a division (the lock breaks of the era test a count at
    * every iteration of their walk (TEST_LOCK_COUNT, TEST_RESCHED_COUNT), and a 64-bit division
-   * is the slowest instruction on that path.
+   * is the slowest instruction on that path), and the next multiple in one step for
+   * fast-forward.
    */
-  static final class EveryNth {
+  static final class EveryNth implements When {
 
     /*
      * Implementation overview
@@ -157,6 +218,21 @@ public final class CondReschedLock {
         return x % n == 0;
       }
       return Long.compareUnsigned(Long.rotateRight(x * inverse, shift), limit) <= 0;
+    }
+
+    @Override
+    public boolean due(KernelCpu cpu, long iterations) {
+      return n == 1 || divides(iterations);
+    }
+
+    /** The first multiple of n from {@code from} on (counts are positive: 1 at the first break). */
+    @Override
+    public long firstDue(KernelCpu cpu, long from, long to) {
+      if (from < 1) {
+        return When.super.firstDue(cpu, from, to);
+      }
+      long x = n == 1 ? from : from + Math.floorMod(-from, n);
+      return x <= to && x >= from ? x : to + 1;
     }
   }
 
@@ -263,6 +339,22 @@ public final class CondReschedLock {
      * Whether the break, reached at the given iteration, drops its locks: the test of phase 0,
      * which changes nothing ({@link When}), for {@link FastForward}.
      */
+    /**
+     * The first count in {@code from..to} at which {@link #dueAt} answers true, or {@code to + 1},
+     * for a stretch in which nothing changes but the count ({@link When#firstDue}).
+     */
+    long firstDueAt(KernelCpu c, long from, long to) {
+      long x = when.firstDue(c, from, to);
+      if (x <= to) {
+        for (SpinLock l : locks) {
+          if (c.kernel.sleeps(l)) {
+            return to + 1;
+          }
+        }
+      }
+      return x;
+    }
+
     boolean dueAt(KernelCpu c, long iterations) {
       // Where the locks sleep the section is preemptible and a waiter of higher priority has
       // preempted the holder already through priority inheritance: the model keeps the lock

@@ -356,10 +356,13 @@ final class FastForward {
     }
     byte[] hookPlan = hook == null ? null : hook.fastForwardHook();
     long base = f.iteration;
-    long run = 0;
-    while (run < n && !due(c, hook, hookPlan, base + run + 1) && !due(c, body, plan, base + run + 2)) {
-      run++;
+    // the iterations before the first whose hook is due (at count base + r + 1) or whose body
+    // is (at base + r + 2), asked as one question of each test
+    long run = n;
+    if (hook != null) {
+      run = firstDue(c, hook, hookPlan, base + 1, base + n) - (base + 1);
     }
+    run = Math.min(run, firstDue(c, body, plan, base + 2, base + n + 1) - (base + 2));
     if (run < 2) {
       return;
     }
@@ -388,18 +391,21 @@ final class FastForward {
     counted(body, run * body.size());
   }
 
-  /** Whether a lock break or cond_resched of {@code path} (plan {@code plan}) is due at {@code iterations}. */
-  private boolean due(KernelCpu c, KernelPath path, byte[] plan, long iterations) {
-    if (path == null) {
-      return false;
-    }
+  /**
+   * The first count in {@code from..to} at which a lock break or cond_resched of {@code path}
+   * (plan {@code plan}) is due, or {@code to + 1}: inside the window nothing the tests read
+   * changes but the count.
+   */
+  private long firstDue(KernelCpu c, KernelPath path, byte[] plan, long from, long to) {
+    long first = to + 1;
     for (int i = 0; i < plan.length; i++) {
-      if (plan[i] == BREAK && ((CondReschedLock.Break) path.op(i)).dueAt(c, iterations)
-          || plan[i] == COND_RESCHED && ((SchedOps.CondResched) path.op(i)).schedulesAt(k, c, iterations)) {
-        return true;
+      if (plan[i] == BREAK) {
+        first = Math.min(first, ((CondReschedLock.Break) path.op(i)).firstDueAt(c, from, to));
+      } else if (plan[i] == COND_RESCHED) {
+        first = Math.min(first, ((SchedOps.CondResched) path.op(i)).firstSchedulesAt(k, c, from, to));
       }
     }
-    return false;
+    return first;
   }
 
   /**

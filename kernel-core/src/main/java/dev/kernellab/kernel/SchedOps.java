@@ -371,6 +371,17 @@ final class SchedOps {
       return (when == null || when.due(c, iterations)) && k.preemption.rescheduleAtCondResched(c, c.current);
     }
 
+    /**
+     * The first count in {@code from..to} at which {@link #schedulesAt} answers true, or
+     * {@code to + 1}, for a stretch in which nothing changes but the count.
+     */
+    long firstSchedulesAt(Kernel k, KernelCpu c, long from, long to) {
+      if (from > to || !k.preemption.rescheduleAtCondResched(c, c.current)) {
+        return to + 1;
+      }
+      return when == null ? from : when.firstDue(c, from, to);
+    }
+
     @Override
     String describe() {
       return description;

@@ -8,7 +8,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link CondReschedLock.EveryNth} answers as {@code x % n == 0} does, for every count and
- * every period: small and large, odd and even, powers of two and the periods the patches use.
+ * every period: small and large, odd and even, powers of two and the periods the patches use;
+ * and its {@code firstDue}, alone and joined by {@code and}, is the first count at which its
+ * {@code due} answers true, as asking each count in turn finds it.
  */
 class EveryNthProperties {
 
@@ -44,5 +46,36 @@ class EveryNthProperties {
       assertThat(every.divides(Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE % n == 0);
       assertThat(every.divides(Long.MIN_VALUE)).isEqualTo(Long.MIN_VALUE % n == 0);
     }
+  }
+
+  @Test
+  void firstDueIsTheFirstCountAskingEachInTurnFinds() {
+    qt().withFixedSeed(0x2a)
+        .withExamples(5_000)
+        .forAll(longs().between(1, 1L << 40), longs().between(0, 3_000), longs().between(1, 700),
+            longs().between(1, 700))
+        .checkAssert((from, width, n, m) -> {
+          long to = from + width;
+          CondReschedLock.When every = CondReschedLock.When.every(n);
+          CondReschedLock.When both = every.and(CondReschedLock.When.every(m));
+          // a lambda has only the default, which asks each count: the yardstick
+          CondReschedLock.When bothAsked = (cpu, x) -> x % n == 0 && x % m == 0;
+          assertThat(every.firstDue(null, from, to)).as("every %d from %d to %d", n, from, to)
+              .isEqualTo(firstAsked(every, from, to));
+          assertThat(both.firstDue(null, from, to)).as("every %d and %d from %d to %d", n, m, from, to)
+              .isEqualTo(bothAsked.firstDue(null, from, to));
+          CondReschedLock.When never = (cpu, x) -> false;
+          assertThat(every.and(never).firstDue(null, from, to)).isEqualTo(to + 1);
+          assertThat(never.and(every).firstDue(null, from, to)).isEqualTo(to + 1);
+        });
+  }
+
+  private static long firstAsked(CondReschedLock.When when, long from, long to) {
+    for (long x = from; x <= to; x++) {
+      if (when.due(null, x)) {
+        return x;
+      }
+    }
+    return to + 1;
   }
 }

@@ -46,6 +46,11 @@ final class ScheduleLoop {
   private final int hz;
   private int bestWeight; // goodness of the task select() returned last
   private long recalculations; // epochs ended so far
+  // The recalculation the last pricing under the lock found coming, for the unlocked half that
+  // is asked right after it (Scheduler.unlockedScheduleCostNs): cpu -1 when none is kept.
+  private int pricedCpu = -1;
+  private long pricedAt;
+  private boolean pricedRecalculation;
 
   ScheduleLoop(SchedulerHost host, RunqueueList runqueue, ScheduleData data,
       RescheduleIdle rescheduleIdle, boolean smp) {
@@ -65,6 +70,7 @@ final class ScheduleLoop {
           + " but cpu_curr is " + data.curr(cpu));
     }
     GoodnessEntity pe = GoodnessEntity.of(prev);
+    pricedCpu = -1;
     runqueue.lock();
     try {
       if (prev.policy() == SchedPolicy.RR && pe.counter == 0 && !prev.isIdle()) {
@@ -145,21 +151,38 @@ final class ScheduleLoop {
    * unlocked} false: the work under runqueue_lock), or the recalculation over all tasks itself,
    * done with the lock dropped and interrupts on ({@code unlocked} true). A current task that
    * has blocked is not counted, whether or not it was deactivated yet.
+   *
+   * <p>The unlocked half is asked right after the locked one (Scheduler's contract), at the
+   * same instant, with nothing run in between: it answers from the walk the locked half made
+   * instead of walking the list a third time each schedule().
    */
   long costNs(int cpu, boolean unlocked) {
     TaskView prev = data.curr(cpu);
     GoodnessEntity pe = GoodnessEntity.of(prev);
     boolean prevLeaves = pe.onRunqueue && prev.state() != TaskState.RUNNING
         && !(prev.state() == TaskState.INTERRUPTIBLE && prev.signalPending());
-    select(cpu, prevLeaves ? pe : null);
-    long walkNs = (long) (runqueue.size() - (prevLeaves ? 1 : 0))
-        * GoodnessTunables.SCAN_LOADS_PER_TASK * host.costs().l2HitNs();
-    if (bestWeight != 0) {
-      return unlocked ? 0 : walkNs;
+    boolean recalculation;
+    if (unlocked && pricedCpu == cpu && pricedAt == host.now()) {
+      recalculation = pricedRecalculation;
+    } else {
+      select(cpu, prevLeaves ? pe : null);
+      recalculation = bestWeight == 0;
+    }
+    pricedCpu = unlocked ? -1 : cpu;
+    pricedAt = host.now();
+    pricedRecalculation = recalculation;
+    if (!recalculation) {
+      return unlocked ? 0 : walkNs(prevLeaves);
     }
     long recalcNs = (long) host.allTasks().size()
         * GoodnessTunables.RECALC_MEMORY_LOADS_PER_TASK * host.costs().memoryNs();
-    return unlocked ? recalcNs : walkNs + walkNs;
+    return unlocked ? recalcNs : 2 * walkNs(prevLeaves);
+  }
+
+  /** One walk of the list, less a current task that leaves it. */
+  private long walkNs(boolean prevLeaves) {
+    return (long) (runqueue.size() - (prevLeaves ? 1 : 0))
+        * GoodnessTunables.SCAN_LOADS_PER_TASK * host.costs().l2HitNs();
   }
 
   /** Epoch recalculations so far. */
