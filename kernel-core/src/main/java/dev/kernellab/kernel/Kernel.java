@@ -247,12 +247,13 @@ public final class Kernel implements KernelView {
   }
 
   /**
-   * True if {@code l} is a sleeping lock in this kernel: a {@code spinlock_t}, or the big kernel
+   * True if {@code l} is a sleeping lock in this kernel: a {@code spinlock_t}, an
+   * {@code rwlock_t} (rwbase_rt's, see {@link SpinLocks#readLockSleeping}) or the big kernel
    * lock (a semaphore with CONFIG_PREEMPT_BKL, see {@link BigKernelLock}), where a patch made
-   * spinlocks sleep. Raw spinlocks and rwlocks (whose rwbase_rt form the model leaves out) spin.
+   * spinlocks sleep. Raw spinlocks spin.
    */
   boolean sleeps(SpinLock l) {
-    return sleepingSpinlocks && !l.isRaw() && !l.isReaderWriter();
+    return sleepingSpinlocks && !l.isRaw();
   }
 
   @Override

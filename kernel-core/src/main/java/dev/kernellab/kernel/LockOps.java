@@ -87,19 +87,26 @@ final class LockOps {
     /**
      * {@code rt_spin_lock}, where the lock sleeps: no interrupt flag, no preempt count (not even
      * the {@code _bh} form's, whose local_bh_disable() is a per-CPU lock under PREEMPT_RT), the
-     * lock's {@code rt_mutex} taken ({@link SpinLocks#takeSleeping}). Only a task may take it: a hard interrupt that does is a catalog's lock that
-     * should be raw. A softirq run by a thread (ktimers, ksoftirqd, a handler thread's
+     * lock's {@code rt_mutex} taken ({@link SpinLocks#takeSleeping}); for an rwlock,
+     * {@code rt_read_lock} or {@code rt_write_lock} ({@link SpinLocks#readLockSleeping},
+     * {@link SpinLocks#writeLockSleeping}). Only a task may take it: a hard interrupt that does
+     * is a catalog's lock that should be raw. A softirq run by a thread (ktimers, ksoftirqd, a handler thread's
      * local_bh_enable) still runs in the model's softirq context, which cannot sleep, so it is
      * refused there too; no softirq of the catalog takes a sleeping lock, and one that did would
      * need the softirq's context to be its thread's, as PREEMPT_RT has it.
      */
     @Models(file = "kernel/locking/spinlock_rt.c", function = "rt_spin_lock", version = "6.12")
+    @Models(file = "kernel/locking/spinlock_rt.c", function = "rt_read_lock", version = "6.12")
+    @Models(file = "kernel/locking/spinlock_rt.c", function = "rt_write_lock", version = "6.12")
     private void takeSleeping(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (f.phase == 0 && ctx.kind != ExecContext.Kind.TASK) {
-        throw k.bug(c, "sleeping spinlock in atomic context", lock + " is a spinlock_t, which sleeps here,"
+        throw k.bug(c, "sleeping spinlock in atomic context", lock + " is " + (lock.isReaderWriter() ? "an rwlock_t" : "a spinlock_t") + ", which sleeps here,"
             + " taken in " + ctx.kind + " context in " + ctx.currentPath() + ": make it a raw spinlock (SpinLock.raw)");
       }
-      if (k.locks.takeSleeping(c, ctx, f, lock)) {
+      boolean had = !lock.isReaderWriter() ? k.locks.takeSleeping(c, ctx, f, lock)
+          : read ? k.locks.readLockSleeping(c, ctx, f, lock)
+          : k.locks.writeLockSleeping(c, ctx, f, lock);
+      if (had) {
         f.advance();
       }
     }
@@ -145,8 +152,12 @@ final class LockOps {
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (k.sleeps(lock)) {
-        // rt_spin_unlock: the rt_mutex let go, its first waiter woken, the loans taken back
-        if (k.locks.releaseSleeping(c, ctx, f, lock)) {
+        // rt_spin_unlock: the rt_mutex let go, its first waiter woken, the loans taken back;
+        // rt_read_unlock, rt_write_unlock (kernel/locking/spinlock_rt.c, 6.12) for an rwlock
+        boolean done = !lock.isReaderWriter() ? k.locks.releaseSleeping(c, ctx, f, lock)
+            : read ? k.locks.readUnlockSleeping(c, ctx, f, lock)
+            : k.locks.writeUnlockSleeping(c, ctx, f, lock);
+        if (done) {
           f.advance();
           c.preemptCheck(ctx);
         }

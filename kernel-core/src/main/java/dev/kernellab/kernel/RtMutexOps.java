@@ -121,6 +121,15 @@ final class RtMutexOps {
     if (f.phase != 0) {
       return true;
     }
+    TaskOps.WakeUp.chargeWakeUps(k, c, f, letGo(k, c, ctx, m));
+    return false;
+  }
+
+  /**
+   * The unlock's work without its cost: the current task lets go of {@code m}, its first waiter
+   * is woken and the loans it gave are taken back. Returns the tasks woken, 0 or 1.
+   */
+  static int letGo(Kernel k, KernelCpu c, ExecContext ctx, RtMutex m) {
     Task t = c.current;
     if (m.owner != t) {
       throw k.bug(c, "rt_mutex unlock by a non-owner",
@@ -133,8 +142,7 @@ final class RtMutexOps {
     // The waiter stays queued until it takes the mutex: a steal in between leaves it first in
     // line, still lending to the thief.
     adjustLoan(k, c, t);
-    TaskOps.WakeUp.chargeWakeUps(k, c, f, next != null && k.sched.wakeUpTask(c, next) ? 1 : 0);
-    return false;
+    return next != null && k.sched.wakeUpTask(c, next) ? 1 : 0;
   }
 
   /**

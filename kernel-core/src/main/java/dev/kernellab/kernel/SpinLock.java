@@ -38,6 +38,9 @@ public final class SpinLock implements LockView {
   // Holder state. A spinlock has at most one holder; an rwlock one writer or many readers.
   int writerCpu = -1; // CPU holding it for write (or as a spinlock), -1 when free
   int readers;
+  // Where rwlocks sleep: the writer that owns `sleeper` has the lock for write (WRITER_BIAS of
+  // kernel/locking/rwbase_rt.c); an owner without it still waits for the readers to leave
+  boolean writeLocked;
   int nested; // UP only, with lock debugging off: re-acquisitions on the holding CPU
   LockOps.Form heldForm = LockOps.Form.PLAIN; // how the writer took it: spin_lock, _irq, ...
   long acquiredNs;

@@ -2,6 +2,7 @@ package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
 import dev.kernellab.hw.sim.Simulation;
+import dev.kernellab.kernel.spi.TaskState;
 import dev.kernellab.kernel.spi.Tracer;
 
 /**
@@ -150,6 +151,126 @@ final class SpinLocks {
    */
   boolean releaseSleeping(KernelCpu c, ExecContext ctx, ExecContext.Frame f, SpinLock lock) {
     if (f.phase == 0 && lock.sleeper.owner == c.current) {
+      lock.recordRelease(k.now());
+    }
+    return RtMutexOps.unlock(k, c, ctx, f, lock.sleeper);
+  }
+
+  // The phases of the sleeping rwlock operations past the rt_mutex's own (0 to 2, RtMutexOps.lock)
+  private static final int RW_LET_GO = 3; // a reader let go of the rt_mutex: its wake-up paid
+  private static final int RW_DRAIN = 4; // a writer asleep until the last reader leaves
+  private static final int RW_WOKE_WRITER = 5; // the last reader woke the writer: its wake-up paid
+
+  /**
+   * {@code read_lock} where rwlocks sleep ({@code rwbase_read_lock}, kernel/locking/rwbase_rt.c,
+   * 6.12): a reader gets in at once unless a writer has the lock for write; then it sleeps on
+   * the rt_mutex the writer owns, lending it its priority, and once it has it counts itself in
+   * and lets it go again, waking the next in line. A writer still waiting for the readers to
+   * leave does not stop new ones (PREEMPT_RT's rwlocks are not writer fair). True once in.
+   */
+  @Models(file = "kernel/locking/rwbase_rt.c", function = "rwbase_read_lock", version = "6.12")
+  boolean readLockSleeping(KernelCpu c, ExecContext ctx, ExecContext.Frame f, SpinLock lock) {
+    if (f.phase == RW_LET_GO) {
+      return true;
+    }
+    if (f.phase == 0 && !lock.writeLocked) {
+      k.sched.checkTaskContext(c, ctx);
+      countReaderIn(lock, ctx);
+      return true;
+    }
+    long contended = lock.sleeper.contentions();
+    if (!RtMutexOps.lock(k, c, ctx, f, lock.sleeper, false)) {
+      if (lock.sleeper.contentions() != contended) {
+        lock.recordContention();
+      }
+      return false;
+    }
+    countReaderIn(lock, ctx); // the rt_mutex held: no writer has it
+    int woken = RtMutexOps.letGo(k, c, ctx, lock.sleeper);
+    f.phase = RW_LET_GO;
+    c.compute(f, woken * k.scheduler().wakeUpCostNs(), false);
+    return false;
+  }
+
+  private void countReaderIn(SpinLock lock, ExecContext ctx) {
+    if (lock.readers++ == 0) {
+      lock.recordAcquire(k.now(), ctx.currentPath());
+    }
+  }
+
+  /**
+   * {@code read_unlock} where rwlocks sleep ({@code rwbase_read_unlock}, 6.12): the last reader
+   * out wakes the writer that owns the rt_mutex and waits for the readers to leave. True once
+   * done (the wake-up paid); a preemption point follows, as after {@code rt_mutex_wake_up_q}.
+   */
+  @Models(file = "kernel/locking/rwbase_rt.c", function = "rwbase_read_unlock", version = "6.12")
+  boolean readUnlockSleeping(KernelCpu c, ExecContext ctx, ExecContext.Frame f, SpinLock lock) {
+    if (f.phase == RW_WOKE_WRITER) {
+      return true;
+    }
+    if (lock.readers == 0) {
+      throw k.bug(c, "unlock of unheld lock", "read_unlock(" + lock + ") with no reader in " + ctx.currentPath());
+    }
+    if (--lock.readers > 0) {
+      return true;
+    }
+    lock.recordRelease(k.now());
+    Task writer = lock.sleeper.owner;
+    if (writer == null) {
+      return true;
+    }
+    f.phase = RW_WOKE_WRITER;
+    c.compute(f, (k.sched.wakeUpTask(c, writer) ? 1 : 0) * k.scheduler().wakeUpCostNs(), false);
+    return false;
+  }
+
+  /**
+   * {@code write_lock} where rwlocks sleep ({@code rwbase_write_lock}, 6.12): the rt_mutex taken
+   * first, sleeping with priority inheritance if another writer (or a reader on its way in) has
+   * it, which turns new readers to the slow path; then, while readers are still inside, the
+   * writer sleeps until the last one wakes it. It lends them no priority: PREEMPT_RT cannot
+   * boost many readers. True once the lock is the writer's.
+   */
+  @Models(file = "kernel/locking/rwbase_rt.c", function = "rwbase_write_lock", version = "6.12")
+  boolean writeLockSleeping(KernelCpu c, ExecContext ctx, ExecContext.Frame f, SpinLock lock) {
+    Task t = c.current;
+    if (f.phase == RW_DRAIN) {
+      t.setState(TaskState.RUNNING);
+    } else {
+      long contended = lock.sleeper.contentions();
+      if (!RtMutexOps.lock(k, c, ctx, f, lock.sleeper, false)) {
+        if (lock.sleeper.contentions() != contended) {
+          lock.recordContention();
+        }
+        return false;
+      }
+      if (lock.readers > 0) {
+        lock.recordContention();
+      }
+    }
+    if (lock.readers == 0) {
+      lock.writeLocked = true;
+      lock.recordAcquire(k.now(), ctx.currentPath());
+      return true;
+    }
+    t.setState(TaskState.UNINTERRUPTIBLE); // TASK_RTLOCK_WAIT
+    f.phase = RW_DRAIN;
+    k.sched.callSchedule(c, ctx);
+    return false;
+  }
+
+  /**
+   * {@code write_unlock} where rwlocks sleep ({@code rwbase_write_unlock}, 6.12): the lock open
+   * to readers again, the rt_mutex let go to its first waiter, as {@link RtMutexOps#unlock}.
+   */
+  @Models(file = "kernel/locking/rwbase_rt.c", function = "rwbase_write_unlock", version = "6.12")
+  boolean writeUnlockSleeping(KernelCpu c, ExecContext ctx, ExecContext.Frame f, SpinLock lock) {
+    if (f.phase == 0) {
+      if (!lock.writeLocked || lock.sleeper.owner != c.current) {
+        throw k.bug(c, "unlock of unheld lock", "write_unlock(" + lock + ") by " + c.current
+            + ", which does not hold it for write, in " + ctx.currentPath());
+      }
+      lock.writeLocked = false;
       lock.recordRelease(k.now());
     }
     return RtMutexOps.unlock(k, c, ctx, f, lock.sleeper);

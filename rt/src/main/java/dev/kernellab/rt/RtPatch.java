@@ -27,8 +27,12 @@ import java.util.List;
  * ({@code force_irqthreads}, kernel/irq/manage.c; {@code invoke_softirq}, kernel/softirq.c;
  * include/linux/spinlock_rt.h).
  *
- * <p>Not yet modelled, so not claimed: rwlocks as sleeping reader-writer locks (they still spin),
- * and {@code local_bh_disable()} as a per-CPU lock (a sleeping spinlock's {@code _bh} form leaves
+ * <p>rwlocks sleep too, as include/linux/rwlock_rt.h's do (6.12): readers share the lock and get
+ * in unless a writer has it for write; a writer takes the lock's rt_mutex, which makes readers
+ * that come after it sleep on it and lend it their priority, then sleeps until the readers inside
+ * have left (kernel/locking/rwbase_rt.c). In the catalog that is {@code tasklist_lock}.
+ *
+ * <p>Not yet modelled, so not claimed: {@code local_bh_disable()} as a per-CPU lock (a sleeping spinlock's {@code _bh} form leaves
  * the preempt count alone and nothing else; a softirq a task runs when it enables bottom halves
  * runs in softirq context, not preemptible, which is what the stress load's worst case under rt
  * comes down to).

@@ -78,7 +78,9 @@ public interface Patching {
    * The big kernel lock sleeps too, as CONFIG_PREEMPT_BKL's semaphore (lib/kernel_lock.c of
    * 2.6.12) with the loan: no preempt count, kept by a holder that is preempted, released by
    * {@code schedule()} for a holder that sleeps and retaken, sleeping if need be, when it runs
-   * again. Raw spinlocks ({@code SpinLock.raw}) and rwlocks still spin.
+   * again. An {@code rwlock_t} sleeps as include/linux/rwlock_rt.h's does (6.12): readers get in
+   * at once unless a writer has it for write, a writer takes its rt_mutex and then sleeps until
+   * the readers have left, lending them nothing. Raw spinlocks ({@code SpinLock.raw}) still spin.
    *
    * @throws IllegalStateException at build if the kernel's interrupts and softirqs are not both
    *     threaded ({@link #threadInterrupts()}, {@link #threadSoftirqs()}): a sleeping lock cannot
