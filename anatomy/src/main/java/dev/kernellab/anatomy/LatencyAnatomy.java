@@ -85,6 +85,11 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
    * task's sample; a probe woken by anything else has none. A waiter that joins a CPU
    * others already wait for first closes the CPU's current stretch, which is theirs.
    *
+   * A ledger also keeps each holder's own policy and real-time priority, and the waiter's at its
+   * wake-up: a holder in task context whose own real-time priority is not below a real-time
+   * waiter's is named as such (Cause.PriorityNotLower, around what it ran), since no scheduler
+   * preempts it for that waiter; a holder on a lent priority keeps its loan's chain of lenders.
+   *
    * Only the stretches of a CPU a probe waits for go to a ledger, so the per-stretch events
    * (paths entered and left, locks, preempt count changes) are asked for on a CPU only while a
    * probe waits for it (TraceInterest, raised at the wake-up, dropped when the last waiter
