@@ -3,6 +3,7 @@ package dev.kernellab.anatomy;
 import dev.kernellab.kernel.spi.LatencyCause;
 import dev.kernellab.kernel.spi.LockView;
 import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.SchedPolicy;
 import dev.kernellab.workloads.ProbeSpec;
 
 /**
@@ -20,6 +21,8 @@ import dev.kernellab.workloads.ProbeSpec;
  *   AlreadyRunnable, SwitchedAtOnce   wait for the CPU, when nothing held it
  *   ReturnToUser                      switch to user
  *   Holding                           wait for the CPU: what held it, for ns
+ *     PriorityNotLower                a real-time holder the waiter could not preempt, and
+ *                                     what it ran (any other Holding of a task)
  *     Idle, UserMode, InterruptHandler, SoftirqRunning, OtherHolders
  *     InKernelCode                    a task in kernel code: task, path, ns
  *       InterruptsOff, SpinlockHeld, BigKernelLockHeld, BottomHalvesOff, PreemptCountHeld,
@@ -83,9 +86,51 @@ public sealed interface Cause
 
   /** What held the CPU a woken probe waited for, and for how long. */
   sealed interface Holding extends Cause
-      permits Idle, UserMode, InterruptHandler, SoftirqRunning, OtherHolders, InKernelCode {
+      permits Idle, UserMode, InterruptHandler, SoftirqRunning, OtherHolders, InKernelCode, PriorityNotLower {
     /** How long it held the CPU while the probe waited, ns. */
     long ns();
+  }
+
+  /**
+   * The waiter, a real-time task (the probe, or the probe line's handler thread), could not
+   * preempt the task that held the CPU because that task's own real-time priority was not
+   * lower than its own: a scheduler preempts only for a higher priority, and SCHED_FIFO queues
+   * a woken task behind the running one of its priority ({@code wake_up_process} and
+   * {@code preempt_condition}, kernel/sched.c 2.4.17 and sched-O1; {@code check_preempt_curr_rt},
+   * kernel/sched/rt.c of 6.12). {@code held} says what the holder ran meanwhile, which may have
+   * kept the CPU by itself as well (interrupts off, a lock): it would still, were the waiter
+   * raised above the holder ({@code chrt}, or {@code /proc/irq/N/} for a handler thread), and
+   * the rest of the wait would go. A holder on a priority lent to it is a
+   * {@link LentPriority} instead, a holder of lower priority never this.
+   *
+   * @param held what the holder ran, in the terms of a holder of any priority; never itself a
+   *     {@code PriorityNotLower}
+   * @param holder the task that held the CPU
+   * @param policy its policy, SCHED_FIFO or SCHED_RR
+   * @param priority its own real-time priority, the highest it ran on in this holding
+   * @param waiter the task that waited
+   * @param waiterPriority the waiter's real-time priority when it was woken
+   */
+  record PriorityNotLower(Holding held, TaskId holder, SchedPolicy policy, int priority, TaskId waiter,
+      int waiterPriority) implements Holding {
+    /** Checks the holder outranks or equals the waiter, and that {@code held} is no wrapper. */
+    public PriorityNotLower {
+      java.util.Objects.requireNonNull(held, "held");
+      java.util.Objects.requireNonNull(holder, "holder");
+      java.util.Objects.requireNonNull(waiter, "waiter");
+      if (held instanceof PriorityNotLower) {
+        throw new IllegalArgumentException("a priority cause holds what the holder ran, not another priority cause");
+      }
+      if (!policy.isRealTime() || priority < waiterPriority) {
+        throw new IllegalArgumentException(holder + " on " + policy + " " + priority + " does not hold off "
+            + waiter + " on " + waiterPriority);
+      }
+    }
+
+    @Override
+    public long ns() {
+      return held.ns();
+    }
   }
 
   /**
@@ -196,8 +241,41 @@ public sealed interface Cause
    * @param priority the highest real-time priority it ran on
    * @param ns how long
    * @param iterations as {@link InKernelCode#iterations()}
+   * @param chain who lent it, as the loan of {@code priority} was when a stretch began: first the
+   *     task that waits for a lock {@code task} owns, then, where that waiter ran on a loan too,
+   *     the task that lent it, and so on along the chain of owners (at most
+   *     {@link #MAX_CHAIN} links; empty where the loan's source was not seen)
    */
-  record LentPriority(TaskId task, PathView path, int priority, long ns, long iterations) implements InKernelCode {}
+  record LentPriority(TaskId task, PathView path, int priority, long ns, long iterations, java.util.List<Loan> chain)
+      implements InKernelCode {
+    /** The links kept of a chain: rt_mutex chains longer than a few owners are a design's bug. */
+    public static final int MAX_CHAIN = 4;
+
+    /** Copies the chain. */
+    public LentPriority {
+      chain = java.util.List.copyOf(chain);
+    }
+
+    /** A loan whose lender is not known. */
+    public LentPriority(TaskId task, PathView path, int priority, long ns, long iterations) {
+      this(task, path, priority, ns, iterations, java.util.List.of());
+    }
+  }
+
+  /**
+   * One link of a priority-inheritance chain: {@code lender} sleeps on the {@code rt_mutex}
+   * named {@code lock}, which the task it lends to owns.
+   *
+   * @param lender the waiting task
+   * @param lock the lock it waits for (a sleeping spinlock's or {@code kernel_flag}'s name)
+   */
+  record Loan(TaskId lender, String lock) {
+    /** Checks both are given. */
+    public Loan {
+      java.util.Objects.requireNonNull(lender, "lender");
+      java.util.Objects.requireNonNull(lock, "lock");
+    }
+  }
 
   /**
    * A preemptible kernel could not preempt a task holding the big kernel lock (a spinlock on UP

@@ -85,6 +85,11 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
    * task's sample; a probe woken by anything else has none. A waiter that joins a CPU
    * others already wait for first closes the CPU's current stretch, which is theirs.
    *
+   * A ledger also keeps each holder's own policy and real-time priority, and the waiter's at its
+   * wake-up: a holder in task context whose own real-time priority is not below a real-time
+   * waiter's is named as such (Cause.PriorityNotLower, around what it ran), since no scheduler
+   * preempts it for that waiter; a holder on a lent priority keeps its loan's chain of lenders.
+   *
    * Only the stretches of a CPU a probe waits for go to a ledger, so the per-stretch events
    * (paths entered and left, locks, preempt count changes) are asked for on a CPU only while a
    * probe waits for it (TraceInterest, raised at the wake-up, dropped when the last waiter
@@ -443,7 +448,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     int c = task.cpu();
     joinWaiters(now, c);
     waitCpu[i] = c;
-    ledger[i].clear();
+    ledger[i].waitedBy(task);
   }
 
   /**
@@ -479,7 +484,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
     }
     relayWakeAt[r] = now;
     relaySwitchAt[r] = -1;
-    relayLedger[r].clear();
+    relayLedger[r].waitedBy(task);
     relayEntryAt[r] = lastEntryAt;
     relayEntryAssert[r] = lastEntryAssert;
     relayEntryOff[r].copy(lastEntryOff);
@@ -682,7 +687,7 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
       if (l.ns[k] == 0) {
         continue;
       }
-      Cause.Holding h = holding(l, k);
+      Cause.Holding h = priority(l, k, holding(l, k));
       holders.add(h);
       if (longest == null || h.ns() > longest.ns()) {
         longest = h;
@@ -696,6 +701,22 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
           holders.isEmpty() ? new Cause.SwitchedAtOnce() : holders.get(0), holders);
     }
     return new Segment(part, ns, longest, holders);
+  }
+
+  /**
+   * {@code h}, the holding of slot {@code k} of {@code l}, as a {@link Cause.PriorityNotLower}
+   * where a real-time waiter waited for a task that ran there on its own real-time priority,
+   * not lower than the waiter's: in task context only (an interrupt or the softirqs on its
+   * way out preempt whatever task is below them, whatever its priority), and not the idle task.
+   */
+  private static Cause.Holding priority(WaitLedger l, int k, Cause.Holding h) {
+    if (l.waiter == null || !l.waiterPolicy.isRealTime() || l.context[k] != WaitLedger.TASK
+        || l.task[k].isIdle() || l.policy[k] == null || !l.policy[k].isRealTime()
+        || l.rtPriority[k] < l.waiterPriority) {
+      return h;
+    }
+    return new Cause.PriorityNotLower(h, TaskId.of(l.task[k]), l.policy[k], l.rtPriority[k], TaskId.of(l.waiter),
+        l.waiterPriority);
   }
 
   /** What slot {@code k} of {@code l} was, from the state it ran in. */
@@ -736,7 +757,12 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
         return new Cause.InterruptsOff(task, path, ns, n);
       }
       if (l.lent[k] > 0) {
-        return new Cause.LentPriority(task, path, l.lent[k], ns, n);
+        List<Cause.Loan> chain = new ArrayList<>(l.chainLength[k]);
+        for (int j = 0; j < l.chainLength[k]; j++) {
+          chain.add(new Cause.Loan(TaskId.of(l.lender[k * WaitLedger.CHAIN + j]),
+              l.lenderLock[k * WaitLedger.CHAIN + j]));
+        }
+        return new Cause.LentPriority(task, path, l.lent[k], ns, n, chain);
       }
     }
     boolean hooked = path.site() != null && kernel.hookAt(path.site()).isPresent();

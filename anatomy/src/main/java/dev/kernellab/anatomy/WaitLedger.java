@@ -5,6 +5,7 @@ import dev.kernellab.kernel.spi.CpuView;
 import dev.kernellab.kernel.spi.LatencyCause;
 import dev.kernellab.kernel.spi.LockView;
 import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.SchedPolicy;
 import dev.kernellab.kernel.spi.TaskView;
 
 /**
@@ -28,6 +29,8 @@ final class WaitLedger {
 
   static final int SLOTS = 16;
 
+  static final int CHAIN = Cause.LentPriority.MAX_CHAIN;
+
   static final byte TASK = 0;
   static final byte HARDIRQ = 1;
   static final byte SOFTIRQ = 2;
@@ -44,6 +47,12 @@ final class WaitLedger {
     boolean irqsOff;
     LatencyCause declared;
     int lent; // the real-time priority a waiter lent the task (priority inheritance), or 0
+    // who lent it, along the chain (TaskView.lender), and the lock each waits for: chainLength links
+    final TaskView[] lender = new TaskView[Cause.LentPriority.MAX_CHAIN];
+    final String[] lenderLock = new String[Cause.LentPriority.MAX_CHAIN];
+    int chainLength;
+    SchedPolicy policy; // the task's own, without a loan
+    int rtPriority; // the task's own, 0 under SCHED_OTHER
 
     void start(long now, CpuView c) {
       from = now;
@@ -56,6 +65,22 @@ final class WaitLedger {
       irqsOff = !c.interruptsEnabled();
       declared = c.declaredCause();
       lent = task.inheritedRtPriority();
+      policy = task.policy();
+      rtPriority = task.rtPriority();
+      chainLength = 0;
+      // read only where there is a loan, so a kernel without rt_mutexes pays one field read
+      TaskView t = task;
+      while (lent > 0 && chainLength < lender.length && t.inheritedRtPriority() > 0) {
+        TaskView by = t.lender();
+        String lock = by == null ? null : by.blockedOnLock();
+        if (lock == null) {
+          break;
+        }
+        lender[chainLength] = by;
+        lenderLock[chainLength] = lock;
+        chainLength++;
+        t = by;
+      }
     }
 
     /** {@code released} is no longer held, though {@code c} still lists it. */
@@ -86,10 +111,20 @@ final class WaitLedger {
   final boolean[] irqsOff = new boolean[SLOTS];
   final LatencyCause[] declared = new LatencyCause[SLOTS];
   final int[] lent = new int[SLOTS]; // the highest priority lent to the slot's task in its stretches
+  // the chain of that loan, CHAIN links a slot, as the last stretch with it saw it: chainLength[i] links from i * CHAIN
+  final TaskView[] lender = new TaskView[SLOTS * CHAIN];
+  final String[] lenderLock = new String[SLOTS * CHAIN];
+  final int[] chainLength = new int[SLOTS];
+  final SchedPolicy[] policy = new SchedPolicy[SLOTS]; // the slot's task's own, at its highest priority seen
+  final int[] rtPriority = new int[SLOTS]; // the highest own real-time priority of the slot's task, 0 if none
   final long[] ns = new long[SLOTS];
   final long[] iterations = new long[SLOTS]; // of the slot's loop, when it ended in one of its stretches
   final long[] firstSeen = new long[SLOTS]; // the order slots were first held in
   int slots;
+  // the task that waited, and its own policy and priority at its wake-up (waitedBy); null before
+  TaskView waiter;
+  SchedPolicy waiterPolicy;
+  int waiterPriority;
   long otherNs;
   int otherCount;
   private long stretches;
@@ -111,6 +146,14 @@ final class WaitLedger {
     System.arraycopy(o.irqsOff, 0, irqsOff, 0, SLOTS);
     System.arraycopy(o.declared, 0, declared, 0, SLOTS);
     System.arraycopy(o.lent, 0, lent, 0, SLOTS);
+    System.arraycopy(o.lender, 0, lender, 0, SLOTS * CHAIN);
+    System.arraycopy(o.lenderLock, 0, lenderLock, 0, SLOTS * CHAIN);
+    System.arraycopy(o.chainLength, 0, chainLength, 0, SLOTS);
+    System.arraycopy(o.policy, 0, policy, 0, SLOTS);
+    System.arraycopy(o.rtPriority, 0, rtPriority, 0, SLOTS);
+    waiter = o.waiter;
+    waiterPolicy = o.waiterPolicy;
+    waiterPriority = o.waiterPriority;
     System.arraycopy(o.ns, 0, ns, 0, SLOTS);
     System.arraycopy(o.iterations, 0, iterations, 0, SLOTS);
     System.arraycopy(o.firstSeen, 0, firstSeen, 0, SLOTS);
@@ -123,12 +166,24 @@ final class WaitLedger {
   }
 
   void clear() {
+    waiter = null;
     slots = 0;
     otherNs = 0;
     otherCount = 0;
     stretches = 0;
     lastSlot = 0;
     prevSlot = 0;
+  }
+
+  /**
+   * A new wait, of {@code w}: cleared, with {@code w}'s own policy and real-time priority now,
+   * which the holders' are compared with.
+   */
+  void waitedBy(TaskView w) {
+    clear();
+    waiter = w;
+    waiterPolicy = w.policy();
+    waiterPriority = w.rtPriority();
   }
 
   /** Total time recorded, ns. */
@@ -168,6 +223,9 @@ final class WaitLedger {
       irqsOff[i] = false;
       declared[i] = null;
       lent[i] = 0;
+      chainLength[i] = 0;
+      policy[i] = s.policy;
+      rtPriority[i] = 0;
       iterations[i] = 0;
       firstSeen[i] = stretches;
     }
@@ -183,7 +241,16 @@ final class WaitLedger {
     if (s.declared != null) {
       declared[i] = s.declared;
     }
-    lent[i] = Math.max(lent[i], s.lent);
+    if (s.lent > 0 && s.lent >= lent[i]) {
+      lent[i] = s.lent;
+      chainLength[i] = s.chainLength;
+      System.arraycopy(s.lender, 0, lender, i * CHAIN, s.chainLength);
+      System.arraycopy(s.lenderLock, 0, lenderLock, i * CHAIN, s.chainLength);
+    }
+    if (s.rtPriority >= rtPriority[i]) {
+      rtPriority[i] = s.rtPriority;
+      policy[i] = s.policy;
+    }
     iterations[i] = Math.max(iterations[i], loopIterations);
     if (i != lastSlot) {
       prevSlot = lastSlot;

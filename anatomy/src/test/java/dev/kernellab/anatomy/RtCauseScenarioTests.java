@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kernellab.kernel.KernelPath;
 import dev.kernellab.kernel.SpinLock;
 import dev.kernellab.kernel.TaskSpec;
+import dev.kernellab.kernel.spi.SchedPolicy;
 import dev.kernellab.paths.Kernel24Paths;
 import dev.kernellab.paths.kernel.Timer;
 import dev.kernellab.rt.RtPatch;
@@ -75,8 +76,72 @@ class RtCauseScenarioTests {
       assertThat(l.task().comm()).isEqualTo("low");
       assertThat(l.priority()).isEqualTo(60);
       assertThat(l.path().function()).isEqualTo("hold_it");
+      assertThat(l.chain()).singleElement().satisfies(loan -> {
+        assertThat(loan.lender().comm()).as("the waiter that lent it").isEqualTo("high");
+        assertThat(loan.lock()).isEqualTo("test_pi_lock");
+      });
     });
     assertThat(w.segments().stream().mapToLong(Segment::ns).sum()).isEqualTo(w.latencyNs());
     assertThat(w.latencyNs()).isGreaterThan(MS);
+  }
+
+  /**
+   * A SCHED_FIFO task that sleeps 20 ms (woken at a tick, 30 ms in), then runs {@code ns} of
+   * kernel work that holds nothing, then idles.
+   */
+  private static TaskSpec busy(String comm, int priority, long ns) {
+    KernelPath busy = KernelPath.path("drivers/test/hold.c", "busy_it").compute(ns).build();
+    return TaskSpec.user(comm, KernelPath.userProgram(comm)
+        .syscall(Timer.sysNanosleep(20 * MS))
+        .syscall(busy)
+        .loop("idle", Long.MAX_VALUE, l -> l.syscall(Timer.sysNanosleep(100 * MS)))
+        .build()).fifo(priority);
+  }
+
+  @Test
+  void aTaskOfTheHandlerThreadsOwnPriorityHoldsItBackByPriorityAlone() {
+    // "hog" (SCHED_FIFO 50, the RTC thread's default) runs 5 ms of preemptible kernel code: the
+    // woken thread queues behind it, as SCHED_FIFO has it, though nothing keeps hog on the CPU
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(Kernel24Paths.withDefaults(),
+        (p, kb) -> kb.task(busy("hog", 50, 5 * MS)), k -> { }, 60 * MS, new RtPatch());
+    assertThat(w.dominant().part()).isEqualTo(Part.WAIT_FOR_HANDLER_THREAD);
+    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.PriorityNotLower.class, p -> {
+      assertThat(p.holder().comm()).isEqualTo("hog");
+      assertThat(p.policy()).isEqualTo(SchedPolicy.FIFO);
+      assertThat(p.priority()).isEqualTo(50);
+      assertThat(p.waiter().comm()).isEqualTo("irq/8-rtc");
+      assertThat(p.waiterPriority()).isEqualTo(50);
+      assertThat(p.held()).isInstanceOfSatisfying(Cause.NotPreemptible.class, n -> {
+        assertThat(n.kernelPreemptible()).isTrue();
+        assertThat(n.path().function()).isEqualTo("busy_it");
+      });
+    });
+    assertThat(w.latencyNs()).isGreaterThan(MS);
+  }
+
+  @Test
+  void theHandlerThreadRaisedAboveTheTaskPreemptsIt() {
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(Kernel24Paths.withDefaults(),
+        (p, kb) -> kb.task(busy("hog", 50, 5 * MS)).irqThreadPriority(8, 80), k -> { }, 60 * MS, new RtPatch());
+    assertThat(w.segments().stream().flatMap(s -> s.holders().stream())).noneMatch(h -> h instanceof Cause.PriorityNotLower);
+    assertThat(w.latencyNs()).as("chrt -f -p 80 on irq/8-rtc").isLessThan(MS);
+  }
+
+  @Test
+  void aLowerPriorityTaskHoldingARawSpinlockIsNoPriorityCause() {
+    // SCHED_FIFO 40, below the thread's 50: only the raw lock keeps it on the CPU
+    SpinLock raw = SpinLock.raw("test_raw_lock");
+    KernelPath hold = KernelPath.path("drivers/test/hold.c", "hold_it")
+        .spinLock(raw).compute(5 * MS).spinUnlock(raw).build();
+    TaskSpec low = TaskSpec.user("low", KernelPath.userProgram("low")
+        .syscall(Timer.sysNanosleep(20 * MS))
+        .syscall(hold)
+        .loop("idle", Long.MAX_VALUE, l -> l.syscall(Timer.sysNanosleep(100 * MS)))
+        .build()).fifo(40);
+    SampleAnatomy w = PreemptibleRealfeelRig.worst(Kernel24Paths.withDefaults(),
+        (p, kb) -> kb.task(low), k -> { }, 60 * MS, new RtPatch());
+    assertThat(w.dominant().part()).isEqualTo(Part.WAIT_FOR_HANDLER_THREAD);
+    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.SpinlockHeld.class, h -> assertThat(h.raw()).isTrue());
+    assertThat(w.segments().stream().flatMap(s -> s.holders().stream())).noneMatch(h -> h instanceof Cause.PriorityNotLower);
   }
 }

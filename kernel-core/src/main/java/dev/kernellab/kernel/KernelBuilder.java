@@ -83,6 +83,7 @@ public final class KernelBuilder {
   private boolean threadSoftirqs; // set by a patch (Patching.threadSoftirqs)
   private boolean sleepingSpinlocks; // set by a patch (Patching.sleepingSpinlocks)
   private final Map<Integer, Integer> irqThreadPriorities = new TreeMap<>();
+  private final Map<Integer, Integer> irqThreadPrioritiesWhereThreaded = new TreeMap<>(); // dropped where none are
   private boolean built;
   private final Map<String, Object> attachments = new TreeMap<>();
   private final Set<Site> declaredSites = new java.util.LinkedHashSet<>();
@@ -525,6 +526,28 @@ public final class KernelBuilder {
    *     machine does not have, or a priority outside 1 to 99
    */
   public KernelBuilder irqThreadPriority(int irq, int priority) {
+    checkIrqThreadPriority(irq, priority);
+    irqThreadPriorities.put(irq, priority);
+    return this;
+  }
+
+  /**
+   * {@link #irqThreadPriority} where a patch threads this kernel's interrupts, and nothing
+   * where none does: a front end that runs one setting under several configurations (vanilla
+   * and rt) gives it to each, and only what a patch threads learns it. Where interrupts are
+   * threaded, the line must have a handler, as there; a line given both ways gets the
+   * {@link #irqThreadPriority} one. Whether they were threaded is known once the kernel is
+   * built ({@link Kernel#irqThread}).
+   *
+   * @throws IllegalArgumentException as {@link #irqThreadPriority} does
+   */
+  public KernelBuilder irqThreadPriorityWhereThreaded(int irq, int priority) {
+    checkIrqThreadPriority(irq, priority);
+    irqThreadPrioritiesWhereThreaded.put(irq, priority);
+    return this;
+  }
+
+  private void checkIrqThreadPriority(int irq, int priority) {
     checkOpen();
     if (irq == Pit.IRQ) {
       throw new IllegalArgumentException("irq thread priority: IRQ " + irq
@@ -537,20 +560,22 @@ public final class KernelBuilder {
       throw new IllegalArgumentException("irq thread priority of IRQ " + irq + ": " + priority
           + " is not a SCHED_FIFO priority (1 to 99)");
     }
-    irqThreadPriorities.put(irq, priority);
-    return this;
   }
 
-  /** The device lines with a handler, and the handler's name: the IDE disk's and request_irq's. */
-  private Map<Integer, String> deviceLines() {
-    Map<Integer, String> lines = new TreeMap<>();
+  /**
+   * The device lines given a handler so far, by number, each with its handler's name (the
+   * IDE disk's {@code ide0}, {@link #requestIrq}'s): the lines a patch that threads interrupts
+   * gives a thread {@code irq/N-name}, so the lines {@link #irqThreadPriority} may name.
+   */
+  public java.util.SortedMap<Integer, String> deviceLines() {
+    java.util.SortedMap<Integer, String> lines = new TreeMap<>();
     lines.put(IdeDisk.IRQ, Kernel.IDE_ACTION);
     irqActions.forEach((irq, a) -> {
       if (irq != Pit.IRQ) { // the tick is never threaded (IrqThreads.install)
         lines.put(irq, a.name());
       }
     });
-    return lines;
+    return java.util.Collections.unmodifiableSortedMap(lines);
   }
 
   /**
@@ -623,6 +648,9 @@ public final class KernelBuilder {
       PatchSession k = new PatchSession(p.name(), comms, bootTasks);
       p.apply(k);
       k.applying = false;
+    }
+    if (threadIrqs) {
+      irqThreadPrioritiesWhereThreaded.forEach(irqThreadPriorities::putIfAbsent);
     }
     checkIrqThreads(comms);
     if (sleepingSpinlocks && !(threadIrqs && threadSoftirqs)) {

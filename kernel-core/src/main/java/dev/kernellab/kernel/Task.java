@@ -155,6 +155,26 @@ public final class Task implements TaskView {
     return inheritedRtPriority;
   }
 
+  @Override
+  public TaskView lender() {
+    if (inheritedRtPriority == 0) {
+      return null;
+    }
+    // the first waiter of an owned mutex whose priority is the loan (RtMutexOps.adjustLoan)
+    for (int i = 0; i < ownedCount; i++) {
+      Task top = owned[i].topWaiter();
+      if (top != null && top.effectiveRtPriority() == inheritedRtPriority) {
+        return top;
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public String blockedOnLock() {
+    return blockedOn == null ? null : blockedOn.name();
+  }
+
   /** Set by the scheduler's {@link Scheduler#setInheritedPriority}. */
   void setInheritedPriority(int rtPrio) {
     if (rtPrio < 0 || rtPrio > MAX_RT_PRIORITY) {

@@ -12,6 +12,7 @@ import dev.kernellab.kernel.spi.SchedPolicy;
 import dev.kernellab.kernel.spi.TaskView;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Forced interrupt threading: what the hard interrupt still does, and what its thread does. */
@@ -95,5 +96,26 @@ class IrqThreadsTests {
     assertThatIllegalArgumentException().isThrownBy(() -> machine(true)
             .task(TaskSpec.kernelThread("irq/8-rtc", KernelPath.path("t.c", "t").compute(1).build())).build())
         .withMessage("task irq/8-rtc has the name of IRQ 8's handler thread");
+  }
+
+  @Test
+  void aPriorityWhereThreadedReachesAThreadedKernelAndLeavesAnotherAsItIs() {
+    Kernel threaded = machine(true).irqThreadPriorityWhereThreaded(Rtc.IRQ, 80).build();
+    assertThat(threaded.irqThread(Rtc.IRQ).orElseThrow().rtPriority()).isEqualTo(80);
+    Kernel hard = machine(false).irqThreadPriorityWhereThreaded(Rtc.IRQ, 80).build();
+    assertThat(hard.irqThread(Rtc.IRQ)).isEmpty();
+    Kernel both = machine(true).irqThreadPriority(Rtc.IRQ, 70).irqThreadPriorityWhereThreaded(Rtc.IRQ, 80).build();
+    assertThat(both.irqThread(Rtc.IRQ).orElseThrow().rtPriority()).as("the unconditional setting wins").isEqualTo(70);
+    assertThatIllegalArgumentException().isThrownBy(() -> machine(true).irqThreadPriorityWhereThreaded(0, 80))
+        .withMessage("irq thread priority: IRQ 0 is the timer's, which stays a hard interrupt and has no thread");
+    assertThatIllegalArgumentException().isThrownBy(() -> machine(true).irqThreadPriorityWhereThreaded(5, 60).build())
+        .withMessage("irq thread priority of IRQ 5: the line has no handler in this kernel (lines with one: [8, 14])");
+    assertThat(machine(false).irqThreadPriorityWhereThreaded(5, 60).build().irqThread(5))
+        .as("no threads, so no line to check").isEmpty();
+  }
+
+  @Test
+  void theDeviceLinesAreTheDisksAndRequestIrqsWithTheirHandlersNames() {
+    assertThat(machine(false).deviceLines()).containsExactly(Map.entry(Rtc.IRQ, "rtc"), Map.entry(14, "ide0"));
   }
 }

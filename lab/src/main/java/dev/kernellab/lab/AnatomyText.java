@@ -34,7 +34,8 @@ final class AnatomyText {
       parts.add(new Breakdown.Part(part(s.part()), s.ns(), cause(s.cause()), List.copyOf(shares)));
     }
     Segment d = a.dominant();
-    Cause c = d.cause();
+    // a holder the waiter could not outrank is named by what it ran: its path, lock and task
+    Cause c = d.cause() instanceof Cause.PriorityNotLower p ? p.held() : d.cause();
     String path = null;
     String site = null;
     String lock = null;
@@ -62,7 +63,7 @@ final class AnatomyText {
       task = u.task().toString();
     }
     return new Breakdown(a.latencyNs(), a.atNs(), a.cpu(), parts, a.segments().indexOf(d), path, site, lock, task,
-        cause(c));
+        cause(d.cause()));
   }
 
   /** A part's name, as the tables and the JSON have always called it. */
@@ -126,8 +127,12 @@ final class AnatomyText {
     if (c instanceof Cause.InterruptsOff o) {
       return "interrupts off in " + o.path().location() + " for " + us(o.ns());
     }
+    if (c instanceof Cause.PriorityNotLower p) {
+      return p.holder() + " on " + policy(p.policy()) + " " + p.priority() + ", not below " + p.waiter() + "'s "
+          + p.waiterPriority() + ": " + cause(p.held());
+    }
     if (c instanceof Cause.LentPriority p) {
-      return p.task() + " on real-time priority " + p.priority() + ", lent by a task waiting for its lock, in "
+      return p.task() + " on real-time priority " + p.priority() + ", " + lentBy(p.chain()) + ", in "
           + where(p.path()) + " for " + us(p.ns());
     }
     if (c instanceof Cause.SpinlockHeld s) {
@@ -152,6 +157,28 @@ final class AnatomyText {
       return d.cause().describe(d.hold());
     }
     throw new IllegalArgumentException("no words for " + c);
+  }
+
+  /**
+   * Who lent a priority: {@code lent by high[12] waiting for lock_a}, and along the chain
+   * {@code , itself lent it by top[13] waiting for lock_b}; a loan whose source was not seen,
+   * by what it must have been.
+   */
+  private static String lentBy(List<Cause.Loan> chain) {
+    if (chain.isEmpty()) {
+      return "lent by a task waiting for its lock";
+    }
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < chain.size(); i++) {
+      Cause.Loan l = chain.get(i);
+      b.append(i == 0 ? "lent by " : ", itself lent it by ").append(l.lender()).append(" waiting for ").append(l.lock());
+    }
+    return b.toString();
+  }
+
+  /** A policy as sched.h names it. */
+  private static String policy(dev.kernellab.kernel.spi.SchedPolicy p) {
+    return "SCHED_" + p.name();
   }
 
   /** A loop body by its site, anything else by its file and function. */

@@ -110,6 +110,10 @@ public final class CellJson {
       n.put("smi_period_ns", s.periodNs());
       n.put("smi_length_ns", s.lengthNs());
     });
+    if (!e.irqThreadPriorities().isEmpty()) {
+      ObjectNode p = n.putObject("irq_thread_priority");
+      e.irqThreadPriorities().byLine().forEach((irq, prio) -> p.put(String.valueOf(irq), prio));
+    }
     return n;
   }
 
@@ -123,7 +127,15 @@ public final class CellJson {
             n.path("ide_multcount").asInt(IdeSettings.DEFAULT.multcount())),
         new Firmware(n.path("apm").asBoolean(false), n.has("smi_period_ns")
             ? java.util.Optional.of(new dev.kernellab.hw.Smi(n.path("smi_period_ns").asLong(), n.path("smi_length_ns").asLong()))
-            : java.util.Optional.empty()));
+            : java.util.Optional.empty()),
+        irqThreadPriorities(n.path("irq_thread_priority")));
+  }
+
+  /** A cell's {@code irq_thread_priority}, by line; none where a results file has none. */
+  private static IrqThreadPriorities irqThreadPriorities(JsonNode n) {
+    java.util.SortedMap<Integer, Integer> m = new java.util.TreeMap<>();
+    n.fields().forEachRemaining(f -> m.put(Integer.parseInt(f.getKey()), f.getValue().asInt()));
+    return m.isEmpty() ? IrqThreadPriorities.NONE : new IrqThreadPriorities(m);
   }
 
   private static ObjectNode result(ConfigResult r) {

@@ -62,6 +62,12 @@ final class CommonOptions {
           + " LENGTH, e.g. 1s:200us (both assumptions of yours). Default: ${DEFAULT-VALUE}.")
   String smi;
 
+  @Option(names = "--irq-thread-priority", defaultValue = "none", paramLabel = "LINE=PRIO[,LINE=PRIO...]",
+      description = "chrt -f -p for a device line's handler thread where a patch threads interrupts (rt):"
+          + " SCHED_FIFO PRIO (1-99) for irq/LINE-name, LINE a number or a handler's name (rtc, ide0), e.g."
+          + " rtc=80. A configuration that threads none runs as it is. Default: ${DEFAULT-VALUE} (all at 50).")
+  String irqThreadPriority;
+
   @Option(names = "--debug-checks",
       description = "Run with kernel-core's debug checks and event ring on; a kernel bug is printed"
           + " like an oops (exit status 3).")
@@ -85,6 +91,7 @@ final class CommonOptions {
         + " --cpus " + cpus + " --hz " + hz + " --duration " + duration + " --seed " + seed
         + " " + IdeSettings.fromFlags(ideDma, ideUnmaskIrq, ideMultcount).options()
         + Firmware.fromOptions(apm, smi).options()
+        + IrqThreadPriorities.parse(irqThreadPriority).options()
         + (debugChecks ? " --debug-checks" : "");
   }
 
@@ -96,6 +103,31 @@ final class CommonOptions {
     Experiment.option(configOption, () -> KernelBuilder.configurationPatches(config));
     IdeSettings ide = IdeSettings.fromFlags(ideDma, ideUnmaskIrq, ideMultcount);
     return new Experiment(workload, config, scheduler, cpus, hz, Durations.parseOption("--duration", duration), seed,
-        debugChecks, ide, Firmware.fromOptions(apm, smi));
+        debugChecks, ide, Firmware.fromOptions(apm, smi), IrqThreadPriorities.parse(irqThreadPriority));
+  }
+
+  /**
+   * Refuses {@code --irq-thread-priority} when none of the configurations of {@code es}
+   * threads interrupts: the setting would change nothing, which is a user's mistake. Whether a
+   * configuration threads them is its patches' to say, when its kernel is composed
+   * ({@link ExperimentRunner#threadsInterrupts}).
+   */
+  static void checkIrqThreadPriorities(java.util.List<Experiment> es) {
+    java.util.List<String> seen = new java.util.ArrayList<>();
+    for (Experiment e : es) {
+      if (e.irqThreadPriorities().isEmpty()) {
+        return;
+      }
+      if (!seen.contains(e.config())) {
+        seen.add(e.config());
+        if (ExperimentRunner.threadsInterrupts(e)) {
+          return;
+        }
+      }
+    }
+    if (!seen.isEmpty()) {
+      throw new IllegalArgumentException("--irq-thread-priority: no configuration given (" + String.join(", ", seen)
+          + ") runs interrupts in threads, so there is no handler thread to set; a patch such as rt threads them");
+    }
   }
 }

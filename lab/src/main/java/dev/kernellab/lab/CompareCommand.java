@@ -62,6 +62,7 @@ final class CompareCommand implements Callable<Integer> {
     for (String c : Experiment.distinctConfigs("--configs", configs)) {
       es.add(common.experiment("--configs", c));
     }
+    CommonOptions.checkIrqThreadPriorities(es);
     int w = workers == null ? Runtime.getRuntime().availableProcessors() : workers;
     if (w < 1) {
       throw new IllegalArgumentException("--workers must be at least 1, got " + w);

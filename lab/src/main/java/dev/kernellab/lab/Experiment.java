@@ -27,10 +27,12 @@ import java.util.function.Supplier;
  * @param debugChecks whether kernel-core's debug checks (and the event ring) are on
  * @param ide the IDE disk's interface settings
  * @param firmware APM and SMI, off by default
+ * @param irqThreadPriorities the priorities of device lines' handler threads, applied under a
+ *     configuration whose patches thread interrupts and ignored under the others; none by default
  */
 public record Experiment(
     String workload, String config, String scheduler, int cpus, int hz, long durationNs, long seed,
-    boolean debugChecks, IdeSettings ide, Firmware firmware) {
+    boolean debugChecks, IdeSettings ide, Firmware firmware, IrqThreadPriorities irqThreadPriorities) {
 
   /** Validates every field against what exists. */
   public Experiment {
@@ -51,13 +53,22 @@ public record Experiment(
     }
     java.util.Objects.requireNonNull(ide, "ide");
     java.util.Objects.requireNonNull(firmware, "firmware");
+    java.util.Objects.requireNonNull(irqThreadPriorities, "irqThreadPriorities");
+  }
+
+  /** The 10-argument form: no handler thread's priority changed. */
+  public Experiment(
+      String workload, String config, String scheduler, int cpus, int hz, long durationNs, long seed,
+      boolean debugChecks, IdeSettings ide, Firmware firmware) {
+    this(workload, config, scheduler, cpus, hz, durationNs, seed, debugChecks, ide, firmware, IrqThreadPriorities.NONE);
   }
 
   /** The 8-argument form: the default machine's IDE settings. */
   public Experiment(
       String workload, String config, String scheduler, int cpus, int hz, long durationNs, long seed,
       boolean debugChecks) {
-    this(workload, config, scheduler, cpus, hz, durationNs, seed, debugChecks, IdeSettings.DEFAULT, Firmware.NONE);
+    this(workload, config, scheduler, cpus, hz, durationNs, seed, debugChecks, IdeSettings.DEFAULT, Firmware.NONE,
+        IrqThreadPriorities.NONE);
   }
 
   /**
@@ -90,16 +101,21 @@ public record Experiment(
 
   /** The same run under another configuration. */
   public Experiment withConfig(String c) {
-    return new Experiment(workload, c, scheduler, cpus, hz, durationNs, seed, debugChecks, ide, firmware);
+    return new Experiment(workload, c, scheduler, cpus, hz, durationNs, seed, debugChecks, ide, firmware, irqThreadPriorities);
   }
 
   /** The same run for another simulated time. */
   public Experiment withDuration(long ns) {
-    return new Experiment(workload, config, scheduler, cpus, hz, ns, seed, debugChecks, ide, firmware);
+    return new Experiment(workload, config, scheduler, cpus, hz, ns, seed, debugChecks, ide, firmware, irqThreadPriorities);
+  }
+
+  /** The same run with these handler threads' priorities. */
+  public Experiment withIrqThreadPriorities(IrqThreadPriorities p) {
+    return new Experiment(workload, config, scheduler, cpus, hz, durationNs, seed, debugChecks, ide, firmware, p);
   }
 
   /** The same run from another seed. */
   public Experiment withSeed(long s) {
-    return new Experiment(workload, config, scheduler, cpus, hz, durationNs, s, debugChecks, ide, firmware);
+    return new Experiment(workload, config, scheduler, cpus, hz, durationNs, s, debugChecks, ide, firmware, irqThreadPriorities);
   }
 }

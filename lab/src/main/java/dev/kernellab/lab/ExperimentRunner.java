@@ -39,6 +39,7 @@ final class ExperimentRunner {
       b.task(paths.apm().kapmd());
     }
     b.configuration(e.config());
+    e.irqThreadPriorities().byLine().forEach(b::irqThreadPriorityWhereThreaded);
     Workload.Run run = RtAppWorkload.resolve(e.workload()).install(paths, b);
     LatencyAnatomy anatomy = LatencyAnatomy.attach(b, run);
     if (extra != null) {
@@ -47,6 +48,18 @@ final class ExperimentRunner {
     Kernel k = b.build();
     run.start(k);
     return new Composed(k, run, anatomy);
+  }
+
+  /**
+   * Whether {@code e}'s configuration runs device interrupts in threads: its kernel is composed
+   * (a few milliseconds, no simulated time) and asked for the threads of the lines
+   * {@code e} sets, or of any line.
+   */
+  static boolean threadsInterrupts(Experiment e) {
+    Kernel k = compose(e, null).kernel();
+    java.util.Set<Integer> lines = e.irqThreadPriorities().isEmpty()
+        ? IrqThreadPriorities.labLines().keySet() : e.irqThreadPriorities().byLine().keySet();
+    return lines.stream().anyMatch(irq -> k.irqThread(irq).isPresent());
   }
 
   /** The machine of {@code e}: the default 2002 desktop with its CPUs and IDE settings. */

@@ -50,6 +50,7 @@ final class ExplainCommand implements Callable<Integer> {
     }
     PrintWriter stdout = spec.commandLine().getOut();
     Experiment e = common.experiment("--config", config);
+    CommonOptions.checkIrqThreadPriorities(List.of(e));
     OutputFile json = common.jsonFile();
     // with --json - the JSON is the standard output, whole: the anatomy goes to stderr
     PrintWriter out = json != null && json.isStandardOutput() ? spec.commandLine().getErr() : stdout;

@@ -38,6 +38,12 @@ final class JsonReport {
     m.put("ide_multcount", base.ide().multcount());
     m.put("apm", base.firmware().apm());
     base.firmware().smi().ifPresent(s -> m.put("smi", s.periodNs() + "ns:" + s.lengthNs() + "ns"));
+    if (!base.irqThreadPriorities().isEmpty()) {
+      // by line, as the option gave it; applied only where a configuration threads interrupts
+      Map<String, Object> p = new LinkedHashMap<>();
+      base.irqThreadPriorities().byLine().forEach((irq, prio) -> p.put(String.valueOf(irq), prio));
+      m.put("irq_thread_priority", p);
+    }
     return m;
   }
 

@@ -55,6 +55,7 @@ final class RunCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter stdout = spec.commandLine().getOut();
     Experiment e = common.experiment("--config", config);
+    CommonOptions.checkIrqThreadPriorities(List.of(e));
     OutputFile json = common.jsonFile();
     report.check(json);
     // with --json - the JSON is the standard output, whole: the figures go to stderr

@@ -81,6 +81,7 @@ final class SweepCommand implements Callable<Integer> {
         es.add(common.experiment("--configs", c.trim()).withSeed(s));
       }
     }
+    CommonOptions.checkIrqThreadPriorities(es);
     if (master != null) {
       checkMaster(master);
     }

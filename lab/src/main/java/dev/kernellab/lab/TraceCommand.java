@@ -79,6 +79,7 @@ final class TraceCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     Experiment e = common.experiment("--config", config);
+    CommonOptions.checkIrqThreadPriorities(List.of(e));
     if (common.json != null) {
       throw new IllegalArgumentException("--json: trace writes no results; its outputs are -o, --chrome and --dat");
     }

@@ -117,4 +117,22 @@ class RtThreadedInterruptTests {
             .scheduler(SchedulerProvider.create("o1")).patch(RtPatch.NAME).build())
         .withMessage("patch rt requires preempt: apply both (preempt+rt)");
   }
+
+  @Test
+  void onePriorityGivenToEveryConfigurationReachesRtsThreadAndLeavesPreemptAsItIs() {
+    for (String config : List.of("preempt", "rt")) {
+      Kernel k = new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
+          .scheduler(SchedulerProvider.create("goodness"))
+          .requestIrq(Rtc.IRQ, "rtc", KernelPath.path("drivers/char/rtc.c", "rtc_interrupt").compute(US).build(), true)
+          .configuration(config)
+          .irqThreadPriorityWhereThreaded(Rtc.IRQ, 80)
+          .build();
+      if (config.equals("rt")) {
+        assertThat(k.irqThread(Rtc.IRQ).orElseThrow().rtPriority()).isEqualTo(80);
+        assertThat(k.irqThread(14).orElseThrow().rtPriority()).as("the disk's, not given").isEqualTo(50);
+      } else {
+        assertThat(k.irqThread(Rtc.IRQ)).as(config).isEmpty();
+      }
+    }
+  }
 }

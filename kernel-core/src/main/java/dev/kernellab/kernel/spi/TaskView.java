@@ -60,6 +60,21 @@ public interface TaskView {
     return Math.max(rtPriority(), inheritedRtPriority());
   }
 
+  /**
+   * While the task runs on a {@linkplain #inheritedRtPriority() lent priority}: the task the
+   * loan comes from, the first waiter of an {@code rt_mutex} it owns whose priority the loan is
+   * (kernel/locking/rtmutex.c of 6.12: {@code rt_mutex_adjust_prio} takes
+   * {@code task_top_pi_waiter}); itself perhaps on a loan from further down the chain. Null
+   * while the task has no loan.
+   */
+  TaskView lender();
+
+  /**
+   * The name of the {@code rt_mutex} the task sleeps on ({@code pi_blocked_on}), the name of
+   * the spinlock or of {@code kernel_flag} where those sleep; null while it sleeps on none.
+   */
+  String blockedOnLock();
+
   /** {@code need_resched} (TIF_NEED_RESCHED in 2.5). */
   boolean needResched();
 
