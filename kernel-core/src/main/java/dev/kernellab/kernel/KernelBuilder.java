@@ -550,14 +550,14 @@ public final class KernelBuilder {
   private void checkIrqThreadPriority(int irq, int priority) {
     checkOpen();
     if (irq == Pit.IRQ) {
-      throw new IllegalArgumentException("irq thread priority: IRQ " + irq
-          + " is the timer's, which stays a hard interrupt and has no thread");
+      throw new IllegalArgumentException("IRQ " + irq
+          + " is the timer's, which stays a hard interrupt and has no thread to give a priority");
     }
     if (irq < 0 || irq >= IoApic.PINS) {
-      throw new IllegalArgumentException("irq thread priority: no IRQ line " + irq);
+      throw new IllegalArgumentException("no IRQ line " + irq + " to give a thread priority");
     }
     if (priority < 1 || priority > 99) {
-      throw new IllegalArgumentException("irq thread priority of IRQ " + irq + ": " + priority
+      throw new IllegalArgumentException("IRQ " + irq + "'s thread: " + priority
           + " is not a SCHED_FIFO priority (1 to 99)");
     }
   }
@@ -587,15 +587,15 @@ public final class KernelBuilder {
     if (!threadIrqs) {
       if (!irqThreadPriorities.isEmpty()) {
         int irq = irqThreadPriorities.keySet().iterator().next();
-        throw new IllegalArgumentException("irq thread priority of IRQ " + irq
-            + ": no interrupt of this kernel runs in a thread (a patch such as rt threads them)");
+        throw new IllegalArgumentException("IRQ " + irq
+            + "'s thread priority: no interrupt of this kernel runs in a thread (a patch such as rt threads them)");
       }
       return;
     }
     for (int irq : irqThreadPriorities.keySet()) {
       if (!lines.containsKey(irq)) {
-        throw new IllegalArgumentException("irq thread priority of IRQ " + irq
-            + ": the line has no handler in this kernel (lines with one: " + lines.keySet() + ")");
+        throw new IllegalArgumentException("IRQ " + irq
+            + "'s thread priority: the line has no handler in this kernel (lines with one: " + lines.keySet() + ")");
       }
     }
     lines.forEach((irq, name) -> {

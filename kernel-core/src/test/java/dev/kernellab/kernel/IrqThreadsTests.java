@@ -85,13 +85,13 @@ class IrqThreadsTests {
     assertThat(k.task("irq/8-rtc").orElseThrow().rtPriority()).isEqualTo(80);
     assertThat(k.task("irq/14-ide0").orElseThrow().rtPriority()).isEqualTo(50);
     assertThatIllegalArgumentException().isThrownBy(() -> machine(true).irqThreadPriority(0, 80))
-        .withMessage("irq thread priority: IRQ 0 is the timer's, which stays a hard interrupt and has no thread");
+        .withMessage("IRQ 0 is the timer's, which stays a hard interrupt and has no thread to give a priority");
     assertThatIllegalArgumentException().isThrownBy(() -> machine(true).irqThreadPriority(8, 100))
-        .withMessage("irq thread priority of IRQ 8: 100 is not a SCHED_FIFO priority (1 to 99)");
+        .withMessage("IRQ 8's thread: 100 is not a SCHED_FIFO priority (1 to 99)");
     assertThatIllegalArgumentException().isThrownBy(() -> machine(true).irqThreadPriority(5, 60).build())
-        .withMessage("irq thread priority of IRQ 5: the line has no handler in this kernel (lines with one: [8, 14])");
+        .withMessage("IRQ 5's thread priority: the line has no handler in this kernel (lines with one: [8, 14])");
     assertThatIllegalArgumentException().isThrownBy(() -> machine(false).irqThreadPriority(8, 60).build())
-        .withMessage("irq thread priority of IRQ 8: no interrupt of this kernel runs in a thread"
+        .withMessage("IRQ 8's thread priority: no interrupt of this kernel runs in a thread"
             + " (a patch such as rt threads them)");
     assertThatIllegalArgumentException().isThrownBy(() -> machine(true)
             .task(TaskSpec.kernelThread("irq/8-rtc", KernelPath.path("t.c", "t").compute(1).build())).build())
@@ -107,9 +107,9 @@ class IrqThreadsTests {
     Kernel both = machine(true).irqThreadPriority(Rtc.IRQ, 70).irqThreadPriorityWhereThreaded(Rtc.IRQ, 80).build();
     assertThat(both.irqThread(Rtc.IRQ).orElseThrow().rtPriority()).as("the unconditional setting wins").isEqualTo(70);
     assertThatIllegalArgumentException().isThrownBy(() -> machine(true).irqThreadPriorityWhereThreaded(0, 80))
-        .withMessage("irq thread priority: IRQ 0 is the timer's, which stays a hard interrupt and has no thread");
+        .withMessage("IRQ 0 is the timer's, which stays a hard interrupt and has no thread to give a priority");
     assertThatIllegalArgumentException().isThrownBy(() -> machine(true).irqThreadPriorityWhereThreaded(5, 60).build())
-        .withMessage("irq thread priority of IRQ 5: the line has no handler in this kernel (lines with one: [8, 14])");
+        .withMessage("IRQ 5's thread priority: the line has no handler in this kernel (lines with one: [8, 14])");
     assertThat(machine(false).irqThreadPriorityWhereThreaded(5, 60).build().irqThread(5))
         .as("no threads, so no line to check").isEmpty();
   }

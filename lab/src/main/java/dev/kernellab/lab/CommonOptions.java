@@ -87,11 +87,20 @@ final class CommonOptions {
    * out so that a changed default cannot change the replay.
    */
   String replay(String command, String configOption) {
+    return replay(command, configOption, seed, true);
+  }
+
+  /**
+   * {@link #replay(String, String)} with {@code seed} for the options' own, and the handler
+   * threads' priorities only if {@code threadPriorities} (a configuration that threads no
+   * interrupt refuses them alone).
+   */
+  String replay(String command, String configOption, long seed, boolean threadPriorities) {
     return "./kernel-lab " + command + " --workload " + workload + " " + configOption + " --scheduler " + scheduler
         + " --cpus " + cpus + " --hz " + hz + " --duration " + duration + " --seed " + seed
         + " " + IdeSettings.fromFlags(ideDma, ideUnmaskIrq, ideMultcount).options()
         + Firmware.fromOptions(apm, smi).options()
-        + IrqThreadPriorities.parse(irqThreadPriority).options()
+        + (threadPriorities ? IrqThreadPriorities.parse(irqThreadPriority).options() : "")
         + (debugChecks ? " --debug-checks" : "");
   }
 

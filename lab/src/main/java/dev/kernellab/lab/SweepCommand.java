@@ -155,9 +155,12 @@ final class SweepCommand implements Callable<Integer> {
       m.put("avg_us", stats(rs, r -> latency(r).avgNs() / 1e3));
       m.put("on_time_pct", stats(rs, r -> latency(r).onTimePct()));
       m.put("worst_seed", worst.experiment().seed());
-      m.put("worst_replay", "kernel-lab explain --workload " + base.workload() + " --config " + c.trim()
-          + " --scheduler " + base.scheduler() + " --cpus " + base.cpus() + " --hz " + base.hz()
-          + " --duration " + common.duration + " --seed " + worst.experiment().seed());
+      // every option the cell ran with, so that the replay is that run (the handler threads'
+      // priorities only where the configuration has handler threads, since explain refuses them
+      // for one that has none)
+      Experiment we = worst.experiment();
+      m.put("worst_replay", common.replay("explain", "--config " + c.trim(), we.seed(),
+          !we.irqThreadPriorities().isEmpty() && ExperimentRunner.threadsInterrupts(we)));
       summary.add(m);
     }
     out.println();

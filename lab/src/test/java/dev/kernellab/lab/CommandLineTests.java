@@ -230,6 +230,34 @@ class CommandLineTests {
   }
 
   @Test
+  void aSweepsWorstReplayIsTheWorstRunWithEveryOptionItRanWith() throws Exception {
+    Outcome o = run("sweep", "--duration", "1s", "--quiet", "--configs", "vanilla,rt", "--seeds", "1,2", "--hz", "1000",
+        "--ide-dma", "0", "--irq-thread-priority", "rtc=80", "--json", "-");
+    assertThat(o.code()).as(o.err()).isZero();
+    JsonNode root = new ObjectMapper().readTree(o.out());
+    assertThat(root.get("summary")).hasSize(2);
+    for (JsonNode s : root.get("summary")) {
+      String replay = s.get("worst_replay").asText();
+      assertThat(replay).startsWith("./kernel-lab explain ").contains(" --hz 1000 ", " --ide-dma 0 ",
+          " --seed " + s.get("worst_seed").asLong() + " ");
+      if (s.get("config").asText().equals("rt")) {
+        assertThat(replay).contains("--irq-thread-priority 8=80");
+      } else {
+        assertThat(replay).as("vanilla has no handler thread, and explain would refuse the option").doesNotContain(
+            "--irq-thread-priority");
+      }
+      java.util.List<String> args = new java.util.ArrayList<>(
+          java.util.List.of(replay.substring("./kernel-lab ".length()).trim().split(" +")));
+      args.addAll(java.util.List.of("--quiet", "--json", "-"));
+      Outcome r = run(args.toArray(new String[0]));
+      assertThat(r.code()).as(replay + ": " + r.err()).isZero();
+      JsonNode replayed = new ObjectMapper().readTree(r.out());
+      assertThat(replayed.get("results").get(0).get("latency").get("max_us").asDouble()).as(replay)
+          .isEqualTo(s.get("max_us").get("max").asDouble());
+    }
+  }
+
+  @Test
   void aSweepGivesTheSameCellsOnOneWorkerAsOnSeveral() throws Exception {
     java.util.List<JsonNode> runs = new java.util.ArrayList<>();
     for (String workers : new String[] {"1", "3"}) {

@@ -31,11 +31,11 @@ class IrqThreadPriorityTests {
   @Test
   void aBadLineOrPriorityIsRefusedInOneLineByEveryCommandThatTakesIt() {
     String[][] cases = {
-      {"compare --irq-thread-priority 0=80", "kernel-lab: --irq-thread-priority: irq thread priority: IRQ 0 is the"
-          + " timer's, which stays a hard interrupt and has no thread"},
-      {"run --irq-thread-priority rtc=100", "kernel-lab: --irq-thread-priority: irq thread priority of IRQ 8: 100 is"
+      {"compare --irq-thread-priority 0=80", "kernel-lab: --irq-thread-priority: IRQ 0 is the"
+          + " timer's, which stays a hard interrupt and has no thread to give a priority"},
+      {"run --irq-thread-priority rtc=100", "kernel-lab: --irq-thread-priority: IRQ 8's thread: 100 is"
           + " not a SCHED_FIFO priority (1 to 99)"},
-      {"explain --irq-thread-priority ide0=0", "kernel-lab: --irq-thread-priority: irq thread priority of IRQ 14: 0 is"
+      {"explain --irq-thread-priority ide0=0", "kernel-lab: --irq-thread-priority: IRQ 14's thread: 0 is"
           + " not a SCHED_FIFO priority (1 to 99)"},
       {"sweep --irq-thread-priority eth0=80", "kernel-lab: --irq-thread-priority: no line's handler is named 'eth0'"
           + " (lines: 8 rtc, 14 ide0)"},
