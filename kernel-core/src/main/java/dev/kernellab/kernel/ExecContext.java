@@ -1,5 +1,6 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.kernel.spi.LatencyCause;
 import java.util.Arrays;
 
 /**
@@ -70,8 +71,10 @@ final class ExecContext {
       f = new Frame();
       frames[depth] = f;
     }
+    LatencyCause inherited = depth > 0 ? frames[depth - 1].declared : null;
     depth++;
     f.reset(path, user);
+    f.declared = path.declaredCause() != null ? path.declaredCause() : inherited;
     return f;
   }
 
@@ -137,6 +140,9 @@ final class ExecContext {
     KernelPath siteHook; // loop bodies: what patches run between iterations, or null
     boolean entered; // the path's first operation has started (for the pathEnter trace)
     Guard whileCondition; // loop bodies of a while loop: tested before each further iteration
+    // the cause the innermost path of this frame and its callers here declared, or null: set at
+    // the push, so that KernelCpu.declaredCause is one read at each event a tracer follows
+    LatencyCause declared;
 
     void reset(KernelPath p, boolean u) {
       path = p;
@@ -157,6 +163,7 @@ final class ExecContext {
       path = null;
       siteHook = null;
       whileCondition = null;
+      declared = null;
     }
 
     /** Moves to the next operation. */

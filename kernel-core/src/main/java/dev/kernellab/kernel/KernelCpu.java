@@ -230,13 +230,7 @@ public final class KernelCpu implements CpuView {
   @Override
   public LatencyCause declaredCause() {
     ExecContext ctx = top();
-    for (int i = ctx.depth - 1; i >= 0; i--) {
-      KernelPath p = ctx.frame(i).path;
-      if (p != null && p.declaredCause() != null) {
-        return p.declaredCause();
-      }
-    }
-    return null;
+    return ctx.isEmpty() ? null : ctx.top().declared;
   }
 
   /**
