@@ -89,22 +89,6 @@ public final class CondReschedLock {
      */
     boolean due(KernelCpu cpu, long iterations);
 
-    /**
-     * The first count in {@code from..to} at which {@link #due} answers true, or {@code to + 1}
-     * if none, for a stretch in which nothing changes but the count (the CPU's state, its task's
-     * need_resched, any flag the test reads): what fast-forward asks to learn in one question how
-     * many iterations run before a break or reschedule point fires. The default asks
-     * {@link #due} at each count; a test that can answer faster overrides it, with the same answer.
-     */
-    default long firstDue(KernelCpu cpu, long from, long to) {
-      for (long x = from; x <= to; x++) {
-        if (due(cpu, x)) {
-          return x;
-        }
-      }
-      return to + 1;
-    }
-
     /** Both this and {@code other} (tested in that order). */
     default When and(When other) {
       return new Both(this, other);
@@ -127,6 +111,52 @@ public final class CondReschedLock {
     }
   }
 
+  /**
+   * The first count in {@code from..to} at which {@code when} answers true, or {@code to + 1}
+   * if none, for a stretch in which nothing changes but the count (the CPU's state, its task's
+   * need_resched, any flag the test reads): what fast-forward asks to learn in one question how
+   * many iterations run before a break or reschedule point fires. The kernel's own tests
+   * ({@link When#every}, {@link When#needResched} and their {@code and}) answer in a step or a
+   * few; any other {@code When} is asked at each count, as the walk would ask it. Kept out of
+   * the {@link When} interface so that no patch's answer can differ from its {@code due}.
+   */
+  static long firstDue(When when, KernelCpu cpu, long from, long to) {
+    if (to == Long.MAX_VALUE) {
+      throw new IllegalArgumentException("firstDue: counts up to " + to + " have no answer past them");
+    }
+    if (from > to) {
+      return to + 1;
+    }
+    if (when instanceof EveryNth every) {
+      return every.firstMultiple(from, to);
+    }
+    if (when instanceof NeedResched) {
+      return when.due(cpu, from) ? from : to + 1;
+    }
+    if (when instanceof Both both) {
+      // each test's first count from where the other's was, until they agree
+      long x = from;
+      while (x <= to) {
+        x = firstDue(both.first, cpu, x, to);
+        if (x > to) {
+          break;
+        }
+        long y = firstDue(both.second, cpu, x, to);
+        if (y == x) {
+          return x;
+        }
+        x = y;
+      }
+      return to + 1;
+    }
+    for (long x = from; x <= to; x++) {
+      if (when.due(cpu, x)) {
+        return x;
+      }
+    }
+    return to + 1;
+  }
+
   /** {@link When#and}: the first test, then the second. */
   private static final class Both implements When {
     private final When first;
@@ -141,24 +171,6 @@ public final class CondReschedLock {
     public boolean due(KernelCpu cpu, long iterations) {
       return first.due(cpu, iterations) && second.due(cpu, iterations);
     }
-
-    /** Each test's first due count from where the other's was, until they agree. */
-    @Override
-    public long firstDue(KernelCpu cpu, long from, long to) {
-      long x = from;
-      while (x <= to) {
-        x = first.firstDue(cpu, x, to);
-        if (x > to) {
-          break;
-        }
-        long y = second.firstDue(cpu, x, to);
-        if (y == x) {
-          return x;
-        }
-        x = y;
-      }
-      return to + 1;
-    }
   }
 
   /** {@link When#needResched}: the same answer at every count while the CPU's state stays. */
@@ -168,11 +180,6 @@ public final class CondReschedLock {
     @Override
     public boolean due(KernelCpu cpu, long iterations) {
       return cpu.kernel.preemption.rescheduleAtCondResched(cpu, cpu.current);
-    }
-
-    @Override
-    public long firstDue(KernelCpu cpu, long from, long to) {
-      return from > to || due(cpu, from) ? from : to + 1;
     }
   }
 
@@ -225,12 +232,8 @@ public final class CondReschedLock {
       return n == 1 || divides(iterations);
     }
 
-    /** The first multiple of n from {@code from} on (counts are positive: 1 at the first break). */
-    @Override
-    public long firstDue(KernelCpu cpu, long from, long to) {
-      if (from < 1) {
-        return When.super.firstDue(cpu, from, to);
-      }
+    /** The first multiple of n in {@code from..to}, or {@code to + 1} (from <= to). */
+    long firstMultiple(long from, long to) {
       long x = n == 1 ? from : from + Math.floorMod(-from, n);
       return x <= to && x >= from ? x : to + 1;
     }
@@ -336,15 +339,11 @@ public final class CondReschedLock {
     }
 
     /**
-     * Whether the break, reached at the given iteration, drops its locks: the test of phase 0,
-     * which changes nothing ({@link When}), for {@link FastForward}.
-     */
-    /**
      * The first count in {@code from..to} at which {@link #dueAt} answers true, or {@code to + 1},
-     * for a stretch in which nothing changes but the count ({@link When#firstDue}).
+     * for a stretch in which nothing changes but the count ({@link CondReschedLock#firstDue}).
      */
     long firstDueAt(KernelCpu c, long from, long to) {
-      long x = when.firstDue(c, from, to);
+      long x = CondReschedLock.firstDue(when, c, from, to);
       if (x <= to) {
         for (SpinLock l : locks) {
           if (c.kernel.sleeps(l)) {
@@ -355,9 +354,15 @@ public final class CondReschedLock {
       return x;
     }
 
+    /**
+     * Whether the break, reached at the given iteration, drops its locks: the test of phase 0,
+     * which changes nothing ({@link When}), for {@link FastForward}.
+     */
     boolean dueAt(KernelCpu c, long iterations) {
       // Where the locks sleep the section is preemptible and a waiter of higher priority has
       // preempted the holder already through priority inheritance: the model keeps the lock
+      // (for an rwlock held for read, 6.12's rwlock_needbreak would break for a writer waiting
+      // on the readers, who lend it nothing; no break of the catalog holds an rwlock)
       // (6.12's __cond_resched_lock would drop it for a contended lock, letting waiters of lower
       // priority in sooner, which no latency of a higher one depends on).
       if (!when.due(c, iterations)) {

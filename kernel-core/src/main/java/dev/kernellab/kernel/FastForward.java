@@ -362,7 +362,9 @@ final class FastForward {
     if (hook != null) {
       run = firstDue(c, hook, hookPlan, base + 1, base + n) - (base + 1);
     }
-    run = Math.min(run, firstDue(c, body, plan, base + 2, base + n + 1) - (base + 2));
+    if (run > 0) {
+      run = firstDue(c, body, plan, base + 2, base + run + 1) - (base + 2);
+    }
     if (run < 2) {
       return;
     }
@@ -398,11 +400,12 @@ final class FastForward {
    */
   private long firstDue(KernelCpu c, KernelPath path, byte[] plan, long from, long to) {
     long first = to + 1;
-    for (int i = 0; i < plan.length; i++) {
+    for (int i = 0; i < plan.length && first > from; i++) {
+      // each test asked only up to the first count an earlier one fires at
       if (plan[i] == BREAK) {
-        first = Math.min(first, ((CondReschedLock.Break) path.op(i)).firstDueAt(c, from, to));
+        first = Math.min(first, ((CondReschedLock.Break) path.op(i)).firstDueAt(c, from, first - 1));
       } else if (plan[i] == COND_RESCHED) {
-        first = Math.min(first, ((SchedOps.CondResched) path.op(i)).firstSchedulesAt(k, c, from, to));
+        first = Math.min(first, ((SchedOps.CondResched) path.op(i)).firstSchedulesAt(k, c, from, first - 1));
       }
     }
     return first;

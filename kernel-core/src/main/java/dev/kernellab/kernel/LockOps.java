@@ -100,14 +100,21 @@ final class LockOps {
     @Models(file = "kernel/locking/spinlock_rt.c", function = "rt_write_lock", version = "6.12")
     private void takeSleeping(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
       if (f.phase == 0 && ctx.kind != ExecContext.Kind.TASK) {
-        throw k.bug(c, "sleeping spinlock in atomic context", lock + " is " + (lock.isReaderWriter() ? "an rwlock_t" : "a spinlock_t") + ", which sleeps here,"
-            + " taken in " + ctx.kind + " context in " + ctx.currentPath() + ": make it a raw spinlock (SpinLock.raw)");
+        throw k.bug(c, "sleeping spinlock in atomic context", lock.isReaderWriter()
+            ? lock + " is an rwlock_t, which sleeps here, taken in " + ctx.kind + " context in "
+                + ctx.currentPath() + ": only a task may take it"
+            : lock + " is a spinlock_t, which sleeps here, taken in " + ctx.kind + " context in "
+                + ctx.currentPath() + ": make it a raw spinlock (SpinLock.raw)");
       }
       boolean had = !lock.isReaderWriter() ? k.locks.takeSleeping(c, ctx, f, lock)
           : read ? k.locks.readLockSleeping(c, ctx, f, lock)
           : k.locks.writeLockSleeping(c, ctx, f, lock);
       if (had) {
+        boolean throughMutex = read && lock.isReaderWriter() && f.phase == SpinLocks.RW_LET_GO;
         f.advance();
+        if (throughMutex) {
+          c.preemptCheck(ctx); // rt_mutex_postunlock's preempt_enable: who it woke may run now
+        }
       }
     }
 

@@ -27,6 +27,9 @@ final class RtMutexOps {
   /** The deepest chain walked before the kernel calls it a bug ({@code max_lock_depth}). */
   static final int MAX_LOCK_DEPTH = 1024;
 
+  /** The phases {@link #lock} uses (0 to 2): an operation built on it numbers its own after. */
+  static final int LOCK_PHASES = 3;
+
   /** {@code rt_mutex_lock(lock)}. */
   @Models(file = "kernel/locking/rtmutex.c", function = "rt_mutex_slowlock_block", version = "6.12")
   @Models(file = "kernel/locking/rtmutex_api.c", function = "rt_mutex_lock", version = "6.12")

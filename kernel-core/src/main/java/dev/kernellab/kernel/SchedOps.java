@@ -379,7 +379,7 @@ final class SchedOps {
       if (from > to || !k.preemption.rescheduleAtCondResched(c, c.current)) {
         return to + 1;
       }
-      return when == null ? from : when.firstDue(c, from, to);
+      return when == null ? from : CondReschedLock.firstDue(when, c, from, to);
     }
 
     @Override

@@ -103,7 +103,7 @@ final class SpinLocks {
    * once and run on several kernels in turn); its statistics then add up.
    */
   private void claim(KernelCpu c, SpinLock lock) {
-    if (lock.kernel != null && (lock.writerCpu >= 0 || lock.readers > 0 || lock.hasSpinners())) {
+    if (lock.kernel != null && (lock.writerCpu >= 0 || lock.readers > 0 || lock.writeLocked || lock.hasSpinners())) {
       throw k.bug(c, "spinlock of another kernel",
           lock + " belongs to another kernel, which holds it: give each kernel its own");
     }
@@ -156,22 +156,31 @@ final class SpinLocks {
     return RtMutexOps.unlock(k, c, ctx, f, lock.sleeper);
   }
 
-  // The phases of the sleeping rwlock operations past the rt_mutex's own (0 to 2, RtMutexOps.lock)
-  private static final int RW_LET_GO = 3; // a reader let go of the rt_mutex: its wake-up paid
-  private static final int RW_DRAIN = 4; // a writer asleep until the last reader leaves
-  private static final int RW_WOKE_WRITER = 5; // the last reader woke the writer: its wake-up paid
+  // The phases of the sleeping rwlock operations past the rt_mutex's own (RtMutexOps.lock)
+  static final int RW_LET_GO = RtMutexOps.LOCK_PHASES; // a reader let go of the rt_mutex: its wake-up paid
+  private static final int RW_DRAIN = RtMutexOps.LOCK_PHASES + 1; // a writer asleep until the readers leave
+  private static final int RW_WOKE_WRITER = RtMutexOps.LOCK_PHASES + 2; // the last reader woke the writer
 
   /**
    * {@code read_lock} where rwlocks sleep ({@code rwbase_read_lock}, kernel/locking/rwbase_rt.c,
    * 6.12): a reader gets in at once unless a writer has the lock for write; then it sleeps on
    * the rt_mutex the writer owns, lending it its priority, and once it has it counts itself in
    * and lets it go again, waking the next in line. A writer still waiting for the readers to
-   * leave does not stop new ones (PREEMPT_RT's rwlocks are not writer fair). True once in.
+   * leave does not stop new ones (PREEMPT_RT's rwlocks are not writer fair). True once in; at
+   * phase {@link #RW_LET_GO} the reader came through the mutex, whose unlock is a preemption
+   * point.
+   *
+   * <p>Readers are counted, not named, so a chain that passes through a writer waiting for
+   * them (a reader that write-locks what it reads, or a reader that sleeps on a lock the
+   * writer holds) is not reported as a deadlock the way an rt_mutex chain is: both sleep.
    */
   @Models(file = "kernel/locking/rwbase_rt.c", function = "rwbase_read_lock", version = "6.12")
   boolean readLockSleeping(KernelCpu c, ExecContext ctx, ExecContext.Frame f, SpinLock lock) {
     if (f.phase == RW_LET_GO) {
       return true;
+    }
+    if (f.phase == 0 && lock.kernel != k) {
+      claim(c, lock);
     }
     if (f.phase == 0 && !lock.writeLocked) {
       k.sched.checkTaskContext(c, ctx);
@@ -237,6 +246,10 @@ final class SpinLocks {
     if (f.phase == RW_DRAIN) {
       t.setState(TaskState.RUNNING);
     } else {
+      if (f.phase == 0 && lock.kernel != k) {
+        claim(c, lock);
+      }
+      boolean atOnce = f.phase == 0; // no sleep on the mutex yet, so no contention counted
       long contended = lock.sleeper.contentions();
       if (!RtMutexOps.lock(k, c, ctx, f, lock.sleeper, false)) {
         if (lock.sleeper.contentions() != contended) {
@@ -244,8 +257,8 @@ final class SpinLocks {
         }
         return false;
       }
-      if (lock.readers > 0) {
-        lock.recordContention();
+      if (lock.readers > 0 && atOnce) {
+        lock.recordContention(); // one wait, for the readers, in this acquisition
       }
     }
     if (lock.readers == 0) {

@@ -28,9 +28,10 @@ import java.util.List;
  * include/linux/spinlock_rt.h).
  *
  * <p>rwlocks sleep too, as include/linux/rwlock_rt.h's do (6.12): readers share the lock and get
- * in unless a writer has it for write; a writer takes the lock's rt_mutex, which makes readers
- * that come after it sleep on it and lend it their priority, then sleeps until the readers inside
- * have left (kernel/locking/rwbase_rt.c). In the catalog that is {@code tasklist_lock}.
+ * in unless a writer has it for write; a writer takes the lock's rt_mutex, then sleeps until the
+ * readers inside have left, lending them nothing, and readers that come while it waits still get
+ * in; once it has the lock for write, readers sleep on the rt_mutex and lend it their priority
+ * (kernel/locking/rwbase_rt.c). In the catalog that is {@code tasklist_lock}.
  *
  * <p>Not yet modelled, so not claimed: {@code local_bh_disable()} as a per-CPU lock (a sleeping spinlock's {@code _bh} form leaves
  * the preempt count alone and nothing else; a softirq a task runs when it enables bottom halves

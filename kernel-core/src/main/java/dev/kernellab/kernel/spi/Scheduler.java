@@ -89,7 +89,9 @@ public interface Scheduler {
    * The part of the coming {@code schedule()}'s policy work done with the runqueue lock dropped
    * and interrupts enabled, ns: 2.4.17 drops {@code runqueue_lock} with
    * {@code spin_unlock_irq} around its epoch recalculation over all tasks. Asked right after
-   * {@link #scheduleCostNs}, which then covers only the work under the lock. Default: none.
+   * {@link #scheduleCostNs} for the same CPU, at the same instant and with nothing changed in
+   * between, so it may answer from what that call found; {@link #scheduleCostNs} then covers
+   * only the work under the lock. Default: none.
    */
   default long unlockedScheduleCostNs(int cpu) {
     return 0;

@@ -46,9 +46,10 @@ final class ScheduleLoop {
   private final int hz;
   private int bestWeight; // goodness of the task select() returned last
   private long recalculations; // epochs ended so far
-  // The recalculation the last pricing under the lock found coming, for the unlocked half that
-  // is asked right after it (Scheduler.unlockedScheduleCostNs): cpu -1 when none is kept.
-  private int pricedCpu = -1;
+  // What the last pricing under the lock found (whether a recalculation is coming), for the
+  // unlocked half asked right after it with nothing changed (Scheduler.unlockedScheduleCostNs)
+  private boolean priced;
+  private int pricedCpu;
   private long pricedAt;
   private boolean pricedRecalculation;
 
@@ -70,7 +71,7 @@ final class ScheduleLoop {
           + " but cpu_curr is " + data.curr(cpu));
     }
     GoodnessEntity pe = GoodnessEntity.of(prev);
-    pricedCpu = -1;
+    priced = false;
     runqueue.lock();
     try {
       if (prev.policy() == SchedPolicy.RR && pe.counter == 0 && !prev.isIdle()) {
@@ -162,13 +163,14 @@ final class ScheduleLoop {
     boolean prevLeaves = pe.onRunqueue && prev.state() != TaskState.RUNNING
         && !(prev.state() == TaskState.INTERRUPTIBLE && prev.signalPending());
     boolean recalculation;
-    if (unlocked && pricedCpu == cpu && pricedAt == host.now()) {
+    if (unlocked && priced && pricedCpu == cpu && pricedAt == host.now()) {
       recalculation = pricedRecalculation;
     } else {
       select(cpu, prevLeaves ? pe : null);
       recalculation = bestWeight == 0;
     }
-    pricedCpu = unlocked ? -1 : cpu;
+    priced = !unlocked;
+    pricedCpu = cpu;
     pricedAt = host.now();
     pricedRecalculation = recalculation;
     if (!recalculation) {

@@ -270,6 +270,27 @@ class GoodnessSchedulerCallsTests {
     assertThat(s(h).scheduleCostNs(0)).as("a signal keeps it runnable").isEqualTo(3 * 2 * l2);
   }
 
+  /**
+   * The unlocked half, asked right after the locked one, answers from that call's walk: the
+   * same as a walk of its own (asked again, it walks), whether a recalculation is coming or not.
+   */
+  @Test
+  void theUnlockedHalfAskedRightAfterTheLockedOneAnswersAsAWalkOfItsOwn() {
+    StandaloneSchedulerHost h = host(1);
+    Task[] tasks = {spawn(h, 1, 0), spawn(h, 2, 0), spawn(h, 3, 0)};
+    h.schedule(0);
+    for (int counter : new int[] {5, 0, 3, 0}) {
+      for (Task t : tasks) {
+        e(t).counter = counter;
+      }
+      s(h).scheduleCostNs(0);
+      long afterLocked = s(h).unlockedScheduleCostNs(0);
+      long ownWalk = s(h).unlockedScheduleCostNs(0);
+      assertThat(afterLocked).as("counters %d", counter).isEqualTo(ownWalk);
+      assertThat(afterLocked > 0).as("counters %d: a recalculation is coming", counter).isEqualTo(counter == 0);
+    }
+  }
+
   @Test
   void theInvariantCheckCatchesANegativeCounter() {
     StandaloneSchedulerHost h = host(1);
