@@ -1,6 +1,7 @@
 package dev.kernellab.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -89,7 +90,8 @@ class IrqThreadPriorityTests {
 
   @Test
   void theRtcThreadRaisedAboveTheDisksNoLongerWaitsForItByPriority() {
-    // the minute of the report: latencytest's RTC thread behind irq/14-ide0 at the same 50
+    // rt's default latencytest minute: its worst sample has the RTC's thread behind the disk's,
+    // both at the default 50, which only a raised priority changes
     Outcome before = Outcome.run("explain", "--config", "rt", "--workload", "latencytest", "--worst", "1", "--quiet");
     Outcome after = Outcome.run("explain", "--config", "rt", "--workload", "latencytest", "--worst", "1", "--quiet",
         "--irq-thread-priority", "8=80");
@@ -98,6 +100,19 @@ class IrqThreadPriorityTests {
     assertThat(culprit(before)).contains("irq/14-ide0[4] on SCHED_FIFO 50, not below irq/8-rtc[3]'s 50");
     assertThat(culprit(after)).doesNotContain("irq/14-ide0").doesNotContain("not below");
     assertThat(worstUs(after)).isLessThan(worstUs(before));
+  }
+
+  @Test
+  void theValueChecksWhatNeedsNoKernelAndTheCommandLineTheLabsLines() {
+    // a line without a handler is kept by the value (the builder refuses it where it composes)
+    assertThat(new IrqThreadPriorities(new TreeMap<>(Map.of(5, 60))).toString()).isEqualTo("5=60");
+    assertThatThrownBy(() -> new IrqThreadPriorities(new TreeMap<>(Map.of(0, 60))))
+        .hasMessageContaining("IRQ 0 is the timer's");
+    assertThatThrownBy(() -> new IrqThreadPriorities(new TreeMap<>(Map.of(8, 0))))
+        .hasMessage("IRQ 8's thread: 0 is not a SCHED_FIFO priority (1 to 99)");
+    assertThatThrownBy(() -> new IrqThreadPriorities(new TreeMap<>(Map.of(4096, 50))))
+        .hasMessage("no IRQ line 4096 to give a thread priority");
+    assertThatThrownBy(() -> IrqThreadPriorities.parse("5=60")).hasMessageContaining("IRQ 5 has no handler");
   }
 
   @Test
