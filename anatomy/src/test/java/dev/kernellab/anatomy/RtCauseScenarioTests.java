@@ -131,7 +131,8 @@ class RtCauseScenarioTests {
   void aLowerPriorityTaskHoldingARawSpinlockIsNoPriorityCause() {
     // SCHED_FIFO 40, below the thread's 50: only the raw lock keeps it on the CPU
     SampleAnatomy w = rawLockHolder(40);
-    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.SpinlockHeld.class, h -> assertThat(h.raw()).isTrue());
+    assertThat(w.culprit())
+        .isInstanceOfSatisfying(Cause.SpinlockHeld.class, h -> assertThat(h.raw()).isTrue());
     assertThat(holders(w)).noneMatch(h -> h instanceof Cause.PriorityNotLower);
   }
 
@@ -141,10 +142,12 @@ class RtCauseScenarioTests {
     // lock, so the lock is the cause; the task's preemptible system-call entry and exit around
     // it did hold the thread off by priority alone
     SampleAnatomy w = rawLockHolder(50);
-    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.SpinlockHeld.class, h -> assertThat(h.raw()).isTrue());
+    assertThat(w.culprit())
+        .isInstanceOfSatisfying(Cause.SpinlockHeld.class, h -> assertThat(h.raw()).isTrue());
     assertThat(holders(w)).filteredOn(h -> h instanceof Cause.PriorityNotLower).isNotEmpty()
-        .allSatisfy(h -> assertThat(Cause.unwrapped(h)).isInstanceOfSatisfying(Cause.NotPreemptible.class,
-            n -> assertThat(n.kernelPreemptible()).isTrue()));
+        .allSatisfy(h -> assertThat(Cause.unwrapped(h))
+            .isInstanceOfSatisfying(Cause.NotPreemptible.class,
+                n -> assertThat(n.kernelPreemptible()).isTrue()));
   }
 
   private static java.util.stream.Stream<Cause.Holding> holders(SampleAnatomy w) {

@@ -48,7 +48,8 @@ class SampleAnatomyTests {
   @Test
   void aPriorityCauseWrapsOnlyWhatAHigherPriorityPreemptsAndUnwrapsToIt() {
     TaskId w = new TaskId("irq/8-rtc", 3);
-    Cause.Holding preemptible = new Cause.NotPreemptible(B, K, 20, true, false, Optional.empty(), 0);
+    Cause.Holding preemptible =
+        new Cause.NotPreemptible(B, K, 20, true, false, Optional.empty(), 0);
     Cause.Holding lent = new Cause.LentPriority(B, K, 60, 20, 0);
     Cause.Holding user = new Cause.UserMode(B, 20);
     for (Cause.Holding h : List.of(preemptible, lent, user)) {

@@ -172,8 +172,8 @@ final class AnatomyText {
     StringBuilder b = new StringBuilder();
     for (int i = 0; i < chain.size(); i++) {
       Cause.Loan l = chain.get(i);
-      b.append(i == 0 ? "lent by " : ", itself lent it by ").append(l.lender()).append(" waiting for ")
-          .append(l.lock().name());
+      b.append(i == 0 ? "lent by " : ", itself lent it by ").append(l.lender())
+          .append(" waiting for ").append(l.lock().name());
     }
     return b.toString();
   }

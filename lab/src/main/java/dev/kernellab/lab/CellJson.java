@@ -149,7 +149,8 @@ public final class CellJson {
     SortedMap<Integer, Integer> m = new TreeMap<>();
     for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
       String line = it.next();
-      if (line.isEmpty() || line.length() > 3 || !line.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      boolean digits = line.chars().allMatch(c -> c >= '0' && c <= '9');
+      if (line.isEmpty() || line.length() > 3 || !digits) {
         throw new IllegalArgumentException("not a cell: irq_thread_priority has a key '" + line
             + "' that is no IRQ line number");
       }

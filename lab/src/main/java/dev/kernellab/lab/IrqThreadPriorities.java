@@ -93,7 +93,8 @@ public record IrqThreadPriorities(SortedMap<Integer, Integer> byLine) {
     for (int irq : out.keySet()) {
       if (!lines.containsKey(irq)) {
         throw new IllegalArgumentException("IRQ " + irq
-            + " has no handler in the lab's kernels, so no thread (lines: " + describe(lines) + ")");
+            + " has no handler in the lab's kernels, so no thread (lines: " + describe(lines)
+            + ")");
       }
     }
     return p;

@@ -47,10 +47,11 @@ class AnatomyTextTests {
   @Test
   void aHolderOfPriorityNotBelowTheWaitersIsNamedWithBothPrioritiesAndWhatItRan() {
     TaskId ide = new TaskId("irq/14-ide0", 4);
-    Cause.Holding held = new Cause.NotPreemptible(ide, HOLD, 7_000, true, false, java.util.Optional.empty(), 0);
+    Cause.Holding held =
+        new Cause.NotPreemptible(ide, HOLD, 7_000, true, false, java.util.Optional.empty(), 0);
     assertThat(AnatomyText.cause(new Cause.PriorityNotLower(held, ide, SchedPolicy.FIFO, 50,
         new TaskId("irq/8-rtc", 3), 50)))
-        .isEqualTo("irq/14-ide0[4] on SCHED_FIFO 50, not below irq/8-rtc[3]'s 50: irq/14-ide0[4] not"
-            + " preemptible in drivers/test/hold.c:hold_it for 7.0 us");
+        .isEqualTo("irq/14-ide0[4] on SCHED_FIFO 50, not below irq/8-rtc[3]'s 50:"
+            + " irq/14-ide0[4] not preemptible in drivers/test/hold.c:hold_it for 7.0 us");
   }
 }

@@ -86,12 +86,14 @@ class CellJsonTests {
   void aDamagedThreadPriorityIsNotACellEither() throws Exception {
     ObjectNode cell = (ObjectNode) JSON.readTree(CellJson.cell(unusual()));
     String[][] cases = {
-      {"{\"rtc\":80}", "not a cell: irq_thread_priority has a key 'rtc' that is no IRQ line number"},
+      {"{\"rtc\":80}",
+          "not a cell: irq_thread_priority has a key 'rtc' that is no IRQ line number"},
       {"{\"99999999999\":80}",
           "not a cell: irq_thread_priority has a key '99999999999' that is no IRQ line number"},
       {"{\"8\":\"high\"}", "not a cell: no integer field '8'"},
       {"{\"8\":100}",
-          "not a cell: irq_thread_priority: IRQ 8's thread: 100 is not a SCHED_FIFO priority (1 to 99)"},
+          "not a cell: irq_thread_priority: IRQ 8's thread: 100 is not a SCHED_FIFO priority"
+              + " (1 to 99)"},
       {"80", "not a cell: no object field 'irq_thread_priority'"},
     };
     for (String[] c : cases) {

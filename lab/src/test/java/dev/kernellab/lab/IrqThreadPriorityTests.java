@@ -99,8 +99,8 @@ class IrqThreadPriorityTests {
         "--irq-thread-priority", "8=80");
     assertThat(before.code()).as(before.err()).isZero();
     assertThat(after.code()).as(after.err()).isZero();
-    assertThat(culprit(before)).contains("wait for the handler thread").contains("ide0 interrupt (ide_dma_intr)")
-        .doesNotContain("not below");
+    assertThat(culprit(before)).contains("wait for the handler thread")
+        .contains("ide0 interrupt (ide_dma_intr)").doesNotContain("not below");
     assertThat(before.out()).contains("task irq/14-ide0[4]");
     assertThat(culprit(after)).doesNotContain("ide0").doesNotContain("not below");
     assertThat(worstUs(after)).isLessThan(worstUs(before));
@@ -116,7 +116,8 @@ class IrqThreadPriorityTests {
         .hasMessage("IRQ 8's thread: 0 is not a SCHED_FIFO priority (1 to 99)");
     assertThatThrownBy(() -> new IrqThreadPriorities(new TreeMap<>(Map.of(4096, 50))))
         .hasMessage("no IRQ line 4096 to give a thread priority");
-    assertThatThrownBy(() -> IrqThreadPriorities.parse("5=60")).hasMessageContaining("IRQ 5 has no handler");
+    assertThatThrownBy(() -> IrqThreadPriorities.parse("5=60"))
+        .hasMessageContaining("IRQ 5 has no handler");
   }
 
   @Test

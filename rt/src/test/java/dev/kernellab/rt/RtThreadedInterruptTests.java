@@ -129,8 +129,9 @@ class RtThreadedInterruptTests {
         assertThat(k.irqThread(Rtc.IRQ)).as(config).isEmpty();
         // the unconditional form is refused by this same kernel: the where-threaded one is what
         // lets it build
-        assertThatIllegalArgumentException().isThrownBy(() -> rtcKernel(config).irqThreadPriority(Rtc.IRQ, 80).build())
-            .withMessageStartingWith("IRQ 8's thread priority: no interrupt of this kernel runs in a thread");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> rtcKernel(config).irqThreadPriority(Rtc.IRQ, 80).build())
+            .withMessageStartingWith("IRQ 8's thread priority: no interrupt of this kernel");
       }
     }
   }
@@ -138,7 +139,8 @@ class RtThreadedInterruptTests {
   private static KernelBuilder rtcKernel(String config) {
     return new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
         .scheduler(SchedulerProvider.create("goodness"))
-        .requestIrq(Rtc.IRQ, "rtc", KernelPath.path("drivers/char/rtc.c", "rtc_interrupt").compute(US).build(), true)
+        .requestIrq(Rtc.IRQ, "rtc",
+            KernelPath.path("drivers/char/rtc.c", "rtc_interrupt").compute(US).build(), true)
         .configuration(config);
   }
 }
