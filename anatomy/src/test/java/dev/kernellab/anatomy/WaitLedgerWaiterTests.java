@@ -27,8 +27,8 @@ class WaitLedgerWaiterTests {
     SpinLock lock = SpinLock.spin("L");
     KernelPath rest = KernelPath.path("test/rest.c", "rest").sleepFor(1000 * MS).build();
     KernelPath a = KernelPath.userProgram("A")
-        .syscall(KernelPath.path("test/l.c", "a_holds").spinLock(lock).compute(20 * MS).spinUnlock(lock)
-            .build())
+        .syscall(KernelPath.path("test/l.c", "a_holds")
+            .spinLock(lock).compute(20 * MS).spinUnlock(lock).build())
         .loop("rest", Long.MAX_VALUE, x -> x.syscall(rest))
         .build();
     KernelPath h = KernelPath.userProgram("H")
