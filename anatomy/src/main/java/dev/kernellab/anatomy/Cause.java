@@ -5,6 +5,9 @@ import dev.kernellab.kernel.spi.LockView;
 import dev.kernellab.kernel.spi.PathView;
 import dev.kernellab.kernel.spi.SchedPolicy;
 import dev.kernellab.workloads.ProbeSpec;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Why a part of a latency sample took the time it took, as the kernel's state showed it: a
@@ -22,7 +25,7 @@ import dev.kernellab.workloads.ProbeSpec;
  *   ReturnToUser                      switch to user
  *   Holding                           wait for the CPU: what held it, for ns
  *     PriorityNotLower                a real-time holder the waiter could not preempt, and
- *                                     what it ran (any other Holding of a task)
+ *                                     what it ran (a Holding a higher priority preempts)
  *     Idle, UserMode, InterruptHandler, SoftirqRunning, OtherHolders
  *     InKernelCode                    a task in kernel code: task, path, ns
  *       InterruptsOff, SpinlockHeld, BigKernelLockHeld, BottomHalvesOff, PreemptCountHeld,
@@ -31,7 +34,8 @@ import dev.kernellab.workloads.ProbeSpec;
  */
 public sealed interface Cause
     permits Cause.TimerRounding, Cause.TakenAtOnce, Cause.EarlierInterrupt, Cause.Handler,
-        Cause.SoftirqThread, Cause.AlreadyRunnable, Cause.SwitchedAtOnce, Cause.ReturnToUser, Cause.Holding {
+        Cause.SoftirqThread, Cause.AlreadyRunnable, Cause.SwitchedAtOnce, Cause.ReturnToUser,
+        Cause.Holding {
 
   /**
    * The probe's timer expired between two ticks and ran at the next tick its timer list
@@ -84,47 +88,83 @@ public sealed interface Cause
   /** {@code schedule()}'s end, the context switch and the return to user mode. */
   record ReturnToUser() implements Cause {}
 
-  /** What held the CPU a woken probe waited for, and for how long. */
+  /**
+   * What held the CPU a woken probe waited for, and for how long. A holding of a real-time task
+   * that the waiter could not preempt by priority comes wrapped in a {@link PriorityNotLower},
+   * whose {@link PriorityNotLower#held() held()} is what the task ran: test a holder's kind
+   * through {@link Cause#unwrapped}, e.g.
+   * {@code Cause.unwrapped(s.culprit()) instanceof Cause.UserMode u}.
+   */
   sealed interface Holding extends Cause
-      permits Idle, UserMode, InterruptHandler, SoftirqRunning, OtherHolders, InKernelCode, PriorityNotLower {
+      permits Idle, UserMode, InterruptHandler, SoftirqRunning, OtherHolders, InKernelCode,
+          PriorityNotLower {
     /** How long it held the CPU while the probe waited, ns. */
     long ns();
   }
 
   /**
+   * {@code c} without a {@link PriorityNotLower} around it: what the holder ran, in the terms
+   * of a holder of any priority; {@code c} itself if it is no such wrapper.
+   */
+  static Cause unwrapped(Cause c) {
+    return c instanceof PriorityNotLower p ? p.held() : c;
+  }
+
+  /**
    * The waiter, a real-time task (the probe, or the probe line's handler thread), could not
    * preempt the task that held the CPU because that task's own real-time priority was not
-   * lower than its own: a scheduler preempts only for a higher priority, and SCHED_FIFO queues
-   * a woken task behind the running one of its priority ({@code wake_up_process} and
-   * {@code preempt_condition}, kernel/sched.c 2.4.17 and sched-O1; {@code check_preempt_curr_rt},
-   * kernel/sched/rt.c of 6.12). {@code held} says what the holder ran meanwhile, which may have
-   * kept the CPU by itself as well (interrupts off, a lock): it would still, were the waiter
-   * raised above the holder ({@code chrt}, or {@code /proc/irq/N/} for a handler thread), and
-   * the rest of the wait would go. A holder on a priority lent to it is a
-   * {@link LentPriority} instead, a holder of lower priority never this.
+   * lower than the waiter's: a scheduler preempts only for a higher priority, and SCHED_FIFO
+   * queues a woken task behind the running one of its priority ({@code wake_up_process} and
+   * {@code preempt_condition}, kernel/sched.c 2.4.17 and sched-O1;
+   * {@code check_preempt_curr_rt}, kernel/sched/rt.c of 6.12). The waiter's priority is the one
+   * it was scheduled at when its wait began, a priority lent to it included.
    *
-   * @param held what the holder ran, in the terms of a holder of any priority; never itself a
-   *     {@code PriorityNotLower}
+   * <p>It is claimed only where a higher priority would have let the waiter run, that is where
+   * {@code held} could have been preempted ({@link #preemptibleByPriority}): user mode, or
+   * kernel code that kept the CPU by nothing but its priority: a priority lent to it
+   * ({@link LentPriority}: it holds sleeping locks only) or, in a preemptible kernel, code that
+   * holds nothing that keeps the CPU ({@link NotPreemptible} with
+   * {@code kernelPreemptible()}: a sleeping spinlock, which a CPU does not count as held). A
+   * holding that keeps the CPU by itself stays as it is, whatever the holder's priority:
+   * interrupts off, a spinning lock (a raw one where spinlocks sleep), a spinning big kernel
+   * lock, bottom halves off, a preempt count, kernel code of a kernel without CONFIG_PREEMPT, a
+   * cause a path declared, an interrupt or softirq, the idle task. A holder on a priority lent
+   * to it that is not below the waiter's is wrapped around its {@link LentPriority}; a holder
+   * of lower priority is never this.
+   *
+   * @param held what the holder ran, one that {@link #preemptibleByPriority} accepts
    * @param holder the task that held the CPU
    * @param policy its policy, SCHED_FIFO or SCHED_RR
    * @param priority its own real-time priority, the highest it ran on in this holding
    * @param waiter the task that waited
-   * @param waiterPriority the waiter's real-time priority when it was woken
+   * @param waiterPriority the real-time priority the waiter was scheduled at when its wait began
+   *     ({@code TaskView.effectiveRtPriority()}: a loan counts)
    */
-  record PriorityNotLower(Holding held, TaskId holder, SchedPolicy policy, int priority, TaskId waiter,
-      int waiterPriority) implements Holding {
-    /** Checks the holder outranks or equals the waiter, and that {@code held} is no wrapper. */
+  record PriorityNotLower(Holding held, TaskId holder, SchedPolicy policy, int priority,
+      TaskId waiter, int waiterPriority) implements Holding {
+    /** Checks the holder outranks or equals the waiter and a priority could end {@code held}. */
     public PriorityNotLower {
-      java.util.Objects.requireNonNull(held, "held");
-      java.util.Objects.requireNonNull(holder, "holder");
-      java.util.Objects.requireNonNull(waiter, "waiter");
-      if (held instanceof PriorityNotLower) {
-        throw new IllegalArgumentException("a priority cause holds what the holder ran, not another priority cause");
+      Objects.requireNonNull(held, "held");
+      Objects.requireNonNull(holder, "holder");
+      Objects.requireNonNull(waiter, "waiter");
+      if (!preemptibleByPriority(held)) {
+        throw new IllegalArgumentException("a priority cause holds what a higher priority"
+            + " preempts, not " + held.getClass().getSimpleName());
       }
       if (!policy.isRealTime() || priority < waiterPriority) {
-        throw new IllegalArgumentException(holder + " on " + policy + " " + priority + " does not hold off "
-            + waiter + " on " + waiterPriority);
+        throw new IllegalArgumentException(holder + " on " + policy + " " + priority
+            + " does not hold off " + waiter + " on " + waiterPriority);
       }
+    }
+
+    /**
+     * Whether a task of higher priority would have preempted a holder that ran {@code h}:
+     * user mode, a {@link LentPriority}, or a {@link NotPreemptible} in a preemptible kernel;
+     * no other holding (see the class's rule).
+     */
+    public static boolean preemptibleByPriority(Holding h) {
+      return h instanceof UserMode || h instanceof LentPriority
+          || h instanceof NotPreemptible n && n.kernelPreemptible();
     }
 
     @Override
@@ -203,7 +243,8 @@ public sealed interface Cause
    * @param path the path that turned them off
    * @param ns how long they were off (interrupt latency) or the path held the CPU (a wait)
    */
-  record InterruptsOff(TaskId task, PathView path, long ns, long iterations) implements InKernelCode {}
+  record InterruptsOff(TaskId task, PathView path, long ns, long iterations)
+      implements InKernelCode {}
 
   /**
    * A preemptible kernel could not preempt a task holding a spinlock ({@code spin_lock()}
@@ -217,8 +258,8 @@ public sealed interface Cause
    *     ({@code KernelView.spinlocksSleep()}): a {@code raw_spinlock_t} (an rwlock is not called
    *     raw)
    */
-  record SpinlockHeld(TaskId task, PathView path, LockView lock, long ns, long iterations, boolean raw)
-      implements InKernelCode {
+  record SpinlockHeld(TaskId task, PathView path, LockView lock, long ns, long iterations,
+      boolean raw) implements InKernelCode {
     /** A spinlock in a kernel whose spinlocks all spin. */
     public SpinlockHeld(TaskId task, PathView path, LockView lock, long ns, long iterations) {
       this(task, path, lock, ns, iterations, false);
@@ -246,34 +287,35 @@ public sealed interface Cause
    *     the task that lent it, and so on along the chain of owners (at most
    *     {@link #MAX_CHAIN} links; empty where the loan's source was not seen)
    */
-  record LentPriority(TaskId task, PathView path, int priority, long ns, long iterations, java.util.List<Loan> chain)
-      implements InKernelCode {
+  record LentPriority(TaskId task, PathView path, int priority, long ns, long iterations,
+      List<Loan> chain) implements InKernelCode {
     /** The links kept of a chain: rt_mutex chains longer than a few owners are a design's bug. */
     public static final int MAX_CHAIN = 4;
 
     /** Copies the chain. */
     public LentPriority {
-      chain = java.util.List.copyOf(chain);
+      chain = List.copyOf(chain);
     }
 
     /** A loan whose lender is not known. */
     public LentPriority(TaskId task, PathView path, int priority, long ns, long iterations) {
-      this(task, path, priority, ns, iterations, java.util.List.of());
+      this(task, path, priority, ns, iterations, List.of());
     }
   }
 
   /**
-   * One link of a priority-inheritance chain: {@code lender} sleeps on the {@code rt_mutex}
-   * named {@code lock}, which the task it lends to owns.
+   * One link of a priority-inheritance chain: {@code lender} sleeps on the {@code rt_mutex} of
+   * {@code lock}, which the task it lends to owns.
    *
    * @param lender the waiting task
-   * @param lock the lock it waits for (a sleeping spinlock's or {@code kernel_flag}'s name)
+   * @param lock the lock it waits for, a sleeping spinlock or {@code kernel_flag}
+   *     ({@code TaskView.blockedOnLock()})
    */
-  record Loan(TaskId lender, String lock) {
+  record Loan(TaskId lender, LockView lock) {
     /** Checks both are given. */
     public Loan {
-      java.util.Objects.requireNonNull(lender, "lender");
-      java.util.Objects.requireNonNull(lock, "lock");
+      Objects.requireNonNull(lender, "lender");
+      Objects.requireNonNull(lock, "lock");
     }
   }
 
@@ -297,7 +339,8 @@ public sealed interface Cause
    * @param path where it ran
    * @param ns how long
    */
-  record BottomHalvesOff(TaskId task, PathView path, long ns, long iterations) implements InKernelCode {}
+  record BottomHalvesOff(TaskId task, PathView path, long ns, long iterations)
+      implements InKernelCode {}
 
   /**
    * A preemptible kernel could not preempt a task whose preempt count was raised without a
@@ -325,11 +368,11 @@ public sealed interface Cause
    * @param heldLock the innermost spinlock the task held there, if any (in a kernel without
    *     CONFIG_PREEMPT a lock does not decide preemption, but it says what the path was doing)
    */
-  record NotPreemptible(TaskId task, PathView path, long ns, boolean kernelPreemptible, boolean siteHooked,
-      java.util.Optional<LockView> heldLock, long iterations) implements InKernelCode {
+  record NotPreemptible(TaskId task, PathView path, long ns, boolean kernelPreemptible,
+      boolean siteHooked, Optional<LockView> heldLock, long iterations) implements InKernelCode {
     /** Checks the lock is given as present or absent. */
     public NotPreemptible {
-      java.util.Objects.requireNonNull(heldLock, "heldLock");
+      Objects.requireNonNull(heldLock, "heldLock");
     }
   }
 

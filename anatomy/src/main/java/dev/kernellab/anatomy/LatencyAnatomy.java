@@ -85,10 +85,12 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
    * task's sample; a probe woken by anything else has none. A waiter that joins a CPU
    * others already wait for first closes the CPU's current stretch, which is theirs.
    *
-   * A ledger also keeps each holder's own policy and real-time priority, and the waiter's at its
-   * wake-up: a holder in task context whose own real-time priority is not below a real-time
-   * waiter's is named as such (Cause.PriorityNotLower, around what it ran), since no scheduler
-   * preempts it for that waiter; a holder on a lent priority keeps its loan's chain of lenders.
+   * A ledger also keeps each holder's own policy and real-time priority, and the priority the
+   * waiter was scheduled at (a loan counts) when its wait began: a holder in task context whose
+   * own real-time priority is not below a real-time waiter's, and that ran what a higher
+   * priority would have preempted, is named as such (Cause.PriorityNotLower, around what it
+   * ran), since no scheduler preempts it for that waiter; a holder on a lent priority keeps its
+   * loan's chain of lenders.
    *
    * Only the stretches of a CPU a probe waits for go to a ledger, so the per-stretch events
    * (paths entered and left, locks, preempt count changes) are asked for on a CPU only while a
@@ -706,17 +708,19 @@ public final class LatencyAnatomy implements Tracer, SampleListener {
   /**
    * {@code h}, the holding of slot {@code k} of {@code l}, as a {@link Cause.PriorityNotLower}
    * where a real-time waiter waited for a task that ran there on its own real-time priority,
-   * not lower than the waiter's: in task context only (an interrupt or the softirqs on its
-   * way out preempt whatever task is below them, whatever its priority), and not the idle task.
+   * not lower than the one the waiter was scheduled at, and where a higher priority would have
+   * preempted what it ran ({@link Cause.PriorityNotLower#preemptibleByPriority}): in task
+   * context only (an interrupt or the softirqs on its way out preempt whatever task is below
+   * them, whatever its priority), and not the idle task.
    */
   private static Cause.Holding priority(WaitLedger l, int k, Cause.Holding h) {
-    if (l.waiter == null || !l.waiterPolicy.isRealTime() || l.context[k] != WaitLedger.TASK
+    if (l.waiter == null || l.waiterPriority == 0 || l.context[k] != WaitLedger.TASK
         || l.task[k].isIdle() || l.policy[k] == null || !l.policy[k].isRealTime()
-        || l.rtPriority[k] < l.waiterPriority) {
+        || l.rtPriority[k] < l.waiterPriority || !Cause.PriorityNotLower.preemptibleByPriority(h)) {
       return h;
     }
-    return new Cause.PriorityNotLower(h, TaskId.of(l.task[k]), l.policy[k], l.rtPriority[k], TaskId.of(l.waiter),
-        l.waiterPriority);
+    return new Cause.PriorityNotLower(h, TaskId.of(l.task[k]), l.policy[k], l.rtPriority[k],
+        TaskId.of(l.waiter), l.waiterPriority);
   }
 
   /** What slot {@code k} of {@code l} was, from the state it ran in. */

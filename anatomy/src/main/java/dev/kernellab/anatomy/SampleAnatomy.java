@@ -7,10 +7,17 @@ import java.util.Objects;
  * One latency sample split into its parts, in time order, whose lengths add up to the sample,
  * and the culprit: the cause of the part that dominates.
  *
+ * <p>A holder that a real-time waiter could not preempt by priority comes wrapped in a
+ * {@link Cause.PriorityNotLower} around what it ran, so a test of what held the CPU looks
+ * through the wrapper with {@link Cause#unwrapped}:
+ *
  * <pre>{@code
  * SampleAnatomy worst = anatomy.worst().get(0);
- * if (worst.culprit() instanceof Cause.SpinlockHeld s) {
- *   System.out.println(s.lock().name() + " held by " + s.task() + " for " + s.ns() + " ns");
+ * if (Cause.unwrapped(worst.culprit()) instanceof Cause.LentPriority l) {
+ *   System.out.println(l.task() + " on a loan of " + l.priority() + " for " + l.ns() + " ns");
+ * }
+ * if (worst.culprit() instanceof Cause.PriorityNotLower p) {
+ *   System.out.println(p.holder() + " outranks or equals " + p.waiter());
  * }
  * }</pre>
  *

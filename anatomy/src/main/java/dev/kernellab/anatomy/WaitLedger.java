@@ -49,7 +49,7 @@ final class WaitLedger {
     int lent; // the real-time priority a waiter lent the task (priority inheritance), or 0
     // who lent it, along the chain (TaskView.lender), and the lock each waits for: chainLength links
     final TaskView[] lender = new TaskView[Cause.LentPriority.MAX_CHAIN];
-    final String[] lenderLock = new String[Cause.LentPriority.MAX_CHAIN];
+    final LockView[] lenderLock = new LockView[Cause.LentPriority.MAX_CHAIN];
     int chainLength;
     SchedPolicy policy; // the task's own, without a loan
     int rtPriority; // the task's own, 0 under SCHED_OTHER
@@ -72,12 +72,12 @@ final class WaitLedger {
       TaskView t = task;
       while (lent > 0 && chainLength < lender.length && t.inheritedRtPriority() > 0) {
         TaskView by = t.lender();
-        String lock = by == null ? null : by.blockedOnLock();
-        if (lock == null) {
+        LockView on = by == null ? null : by.blockedOnLock();
+        if (on == null) {
           break;
         }
         lender[chainLength] = by;
-        lenderLock[chainLength] = lock;
+        lenderLock[chainLength] = on;
         chainLength++;
         t = by;
       }
@@ -113,7 +113,7 @@ final class WaitLedger {
   final int[] lent = new int[SLOTS]; // the highest priority lent to the slot's task in its stretches
   // the chain of that loan, CHAIN links a slot, as the last stretch with it saw it: chainLength[i] links from i * CHAIN
   final TaskView[] lender = new TaskView[SLOTS * CHAIN];
-  final String[] lenderLock = new String[SLOTS * CHAIN];
+  final LockView[] lenderLock = new LockView[SLOTS * CHAIN];
   final int[] chainLength = new int[SLOTS];
   final SchedPolicy[] policy = new SchedPolicy[SLOTS]; // the slot's task's own, at its highest priority seen
   final int[] rtPriority = new int[SLOTS]; // the highest own real-time priority of the slot's task, 0 if none
@@ -121,9 +121,9 @@ final class WaitLedger {
   final long[] iterations = new long[SLOTS]; // of the slot's loop, when it ended in one of its stretches
   final long[] firstSeen = new long[SLOTS]; // the order slots were first held in
   int slots;
-  // the task that waited, and its own policy and priority at its wake-up (waitedBy); null before
+  // the task that waited (null before waitedBy), and the real-time priority it was scheduled at
+  // when its wait began, a loan included (0 for a SCHED_OTHER task on no loan)
   TaskView waiter;
-  SchedPolicy waiterPolicy;
   int waiterPriority;
   long otherNs;
   int otherCount;
@@ -152,7 +152,6 @@ final class WaitLedger {
     System.arraycopy(o.policy, 0, policy, 0, SLOTS);
     System.arraycopy(o.rtPriority, 0, rtPriority, 0, SLOTS);
     waiter = o.waiter;
-    waiterPolicy = o.waiterPolicy;
     waiterPriority = o.waiterPriority;
     System.arraycopy(o.ns, 0, ns, 0, SLOTS);
     System.arraycopy(o.iterations, 0, iterations, 0, SLOTS);
@@ -176,14 +175,14 @@ final class WaitLedger {
   }
 
   /**
-   * A new wait, of {@code w}: cleared, with {@code w}'s own policy and real-time priority now,
-   * which the holders' are compared with.
+   * A new wait, of {@code w}: cleared, with the real-time priority {@code w} is scheduled at
+   * now, which the holders' are compared with: a priority lent to it counts, as the scheduler
+   * ranks it by that ({@code TaskView.effectiveRtPriority()}).
    */
   void waitedBy(TaskView w) {
     clear();
     waiter = w;
-    waiterPolicy = w.policy();
-    waiterPriority = w.rtPriority();
+    waiterPriority = w.effectiveRtPriority();
   }
 
   /** Total time recorded, ns. */

@@ -78,7 +78,7 @@ class RtCauseScenarioTests {
       assertThat(l.path().function()).isEqualTo("hold_it");
       assertThat(l.chain()).singleElement().satisfies(loan -> {
         assertThat(loan.lender().comm()).as("the waiter that lent it").isEqualTo("high");
-        assertThat(loan.lock()).isEqualTo("test_pi_lock");
+        assertThat(loan.lock().name()).isEqualTo("test_pi_lock");
       });
     });
     assertThat(w.segments().stream().mapToLong(Segment::ns).sum()).isEqualTo(w.latencyNs());
@@ -130,6 +130,31 @@ class RtCauseScenarioTests {
   @Test
   void aLowerPriorityTaskHoldingARawSpinlockIsNoPriorityCause() {
     // SCHED_FIFO 40, below the thread's 50: only the raw lock keeps it on the CPU
+    SampleAnatomy w = rawLockHolder(40);
+    assertThat(w.culprit())
+        .isInstanceOfSatisfying(Cause.SpinlockHeld.class, h -> assertThat(h.raw()).isTrue());
+    assertThat(holders(w)).noneMatch(h -> h instanceof Cause.PriorityNotLower);
+  }
+
+  @Test
+  void aTaskOfTheThreadsPriorityHoldingARawSpinlockIsNamedByTheLockNotItsPriority() {
+    // SCHED_FIFO 50, the thread's own: a thread raised above it would still wait for the raw
+    // lock, so the lock is the cause; the task's preemptible system-call entry and exit around
+    // it did hold the thread off by priority alone
+    SampleAnatomy w = rawLockHolder(50);
+    assertThat(w.culprit())
+        .isInstanceOfSatisfying(Cause.SpinlockHeld.class, h -> assertThat(h.raw()).isTrue());
+    assertThat(holders(w)).filteredOn(h -> h instanceof Cause.PriorityNotLower).isNotEmpty()
+        .allSatisfy(h -> assertThat(Cause.unwrapped(h))
+            .isInstanceOfSatisfying(Cause.NotPreemptible.class,
+                n -> assertThat(n.kernelPreemptible()).isTrue()));
+  }
+
+  private static java.util.stream.Stream<Cause.Holding> holders(SampleAnatomy w) {
+    return w.segments().stream().flatMap(s -> s.holders().stream());
+  }
+
+  private static SampleAnatomy rawLockHolder(int priority) {
     SpinLock raw = SpinLock.raw("test_raw_lock");
     KernelPath hold = KernelPath.path("drivers/test/hold.c", "hold_it")
         .spinLock(raw).compute(5 * MS).spinUnlock(raw).build();
@@ -137,11 +162,10 @@ class RtCauseScenarioTests {
         .syscall(Timer.sysNanosleep(20 * MS))
         .syscall(hold)
         .loop("idle", Long.MAX_VALUE, l -> l.syscall(Timer.sysNanosleep(100 * MS)))
-        .build()).fifo(40);
+        .build()).fifo(priority);
     SampleAnatomy w = PreemptibleRealfeelRig.worst(Kernel24Paths.withDefaults(),
         (p, kb) -> kb.task(low), k -> { }, 60 * MS, new RtPatch());
     assertThat(w.dominant().part()).isEqualTo(Part.WAIT_FOR_HANDLER_THREAD);
-    assertThat(w.culprit()).isInstanceOfSatisfying(Cause.SpinlockHeld.class, h -> assertThat(h.raw()).isTrue());
-    assertThat(w.segments().stream().flatMap(s -> s.holders().stream())).noneMatch(h -> h instanceof Cause.PriorityNotLower);
+    return w;
   }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import dev.kernellab.kernel.KernelPath;
+import dev.kernellab.kernel.SpinLock;
+import dev.kernellab.kernel.spi.SchedPolicy;
 import dev.kernellab.workloads.ProbeSpec;
 import java.util.List;
 import java.util.Optional;
@@ -41,6 +43,41 @@ class SampleAnatomyTests {
         .withMessage("WAIT_FOR_CPU of 31 ns: its holders add up to 30 ns");
     assertThatIllegalArgumentException().isThrownBy(() -> Segment.of(Part.HANDLER, -1, new Cause.Handler(8)))
         .withMessage("HANDLER: a negative length, -1 ns");
+  }
+
+  @Test
+  void aPriorityCauseWrapsOnlyWhatAHigherPriorityPreemptsAndUnwrapsToIt() {
+    TaskId w = new TaskId("irq/8-rtc", 3);
+    Cause.Holding preemptible =
+        new Cause.NotPreemptible(B, K, 20, true, false, Optional.empty(), 0);
+    Cause.Holding lent = new Cause.LentPriority(B, K, 60, 20, 0);
+    Cause.Holding user = new Cause.UserMode(B, 20);
+    for (Cause.Holding h : List.of(preemptible, lent, user)) {
+      Cause.PriorityNotLower p = new Cause.PriorityNotLower(h, B, SchedPolicy.FIFO, 50, w, 50);
+      assertThat(Cause.unwrapped(p)).isSameAs(h);
+      assertThat(p.ns()).isEqualTo(20);
+    }
+    assertThat(Cause.unwrapped(user)).isSameAs(user);
+    SpinLock raw = SpinLock.raw("r");
+    List<Cause.Holding> keepTheCpu = List.of(
+        new Cause.InterruptsOff(B, K, 20, 0),
+        new Cause.SpinlockHeld(B, K, raw, 20, 0, true),
+        new Cause.SpinlockHeld(B, K, SpinLock.spin("s"), 20, 0),
+        new Cause.BigKernelLockHeld(B, K, SpinLock.bigKernelLock(), 20, 0),
+        new Cause.BottomHalvesOff(B, K, 20, 0),
+        new Cause.PreemptCountHeld(B, K, 1, 20, 0),
+        held(20),
+        new Cause.InterruptHandler(K, B, 20),
+        new Cause.Idle(B, 20));
+    for (Cause.Holding h : keepTheCpu) {
+      assertThat(Cause.PriorityNotLower.preemptibleByPriority(h)).as(h.toString()).isFalse();
+      assertThatIllegalArgumentException()
+          .isThrownBy(() -> new Cause.PriorityNotLower(h, B, SchedPolicy.FIFO, 50, w, 50))
+          .withMessageStartingWith("a priority cause holds what a higher priority preempts, not ");
+    }
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> new Cause.PriorityNotLower(user, B, SchedPolicy.FIFO, 49, w, 50))
+        .withMessageContaining("does not hold off");
   }
 
   @Test

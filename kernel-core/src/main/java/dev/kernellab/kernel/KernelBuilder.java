@@ -17,6 +17,7 @@ import dev.kernellab.kernel.spi.Sysctl;
 import dev.kernellab.kernel.spi.TaskSpecView;
 import dev.kernellab.kernel.spi.Tracer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +25,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
@@ -549,6 +551,18 @@ public final class KernelBuilder {
 
   private void checkIrqThreadPriority(int irq, int priority) {
     checkOpen();
+    checkIrqThreadLine(irq, priority);
+  }
+
+  /**
+   * Refuses what {@link #irqThreadPriority} refuses before any kernel is composed: the timer's
+   * line, a line the machine does not have, a priority outside 1 to 99. A front end that keeps
+   * the setting as a value checks it so without a builder; whether the line has a handler is
+   * known only to a builder with its drivers.
+   *
+   * @throws IllegalArgumentException as {@link #irqThreadPriority} does
+   */
+  public static void checkIrqThreadLine(int irq, int priority) {
     if (irq == Pit.IRQ) {
       throw new IllegalArgumentException("IRQ " + irq
           + " is the timer's, which stays a hard interrupt and has no thread to give a priority");
@@ -567,15 +581,15 @@ public final class KernelBuilder {
    * IDE disk's {@code ide0}, {@link #requestIrq}'s): the lines a patch that threads interrupts
    * gives a thread {@code irq/N-name}, so the lines {@link #irqThreadPriority} may name.
    */
-  public java.util.SortedMap<Integer, String> deviceLines() {
-    java.util.SortedMap<Integer, String> lines = new TreeMap<>();
+  public SortedMap<Integer, String> deviceLines() {
+    SortedMap<Integer, String> lines = new TreeMap<>();
     lines.put(IdeDisk.IRQ, Kernel.IDE_ACTION);
     irqActions.forEach((irq, a) -> {
       if (irq != Pit.IRQ) { // the tick is never threaded (IrqThreads.install)
         lines.put(irq, a.name());
       }
     });
-    return java.util.Collections.unmodifiableSortedMap(lines);
+    return Collections.unmodifiableSortedMap(lines);
   }
 
   /**

@@ -25,6 +25,9 @@ import dev.kernellab.kernel.spi.TaskView;
 public final class RtMutex {
 
   private final String name;
+  // The spinlock (or kernel_flag) this mutex is where spinlocks sleep, which a TaskView names
+  // as the lock a task sleeps on; null for a mutex of its own, which the SPI has no view of.
+  final SpinLock lock;
   Task owner;
   // The waiter tree, kept as an array in priority order, first in first out among equals
   // (rt_waiter_node_less: a later waiter of the same priority goes behind).
@@ -42,6 +45,13 @@ public final class RtMutex {
           "an rt_mutex needs a name, got " + (name == null ? "null" : "\"" + name + "\""));
     }
     this.name = name;
+    this.lock = null;
+  }
+
+  /** The mutex that {@code lock} is where spinlocks sleep (include/linux/spinlock_rt.h). */
+  RtMutex(SpinLock lock) {
+    this.name = lock.name();
+    this.lock = lock;
   }
 
   /** The mutex's name. */

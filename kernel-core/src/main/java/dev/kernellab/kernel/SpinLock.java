@@ -69,7 +69,7 @@ public final class SpinLock implements LockView {
     this.readerWriter = readerWriter;
     this.bigKernelLock = bigKernelLock;
     this.raw = raw;
-    this.sleeper = new RtMutex(name);
+    this.sleeper = new RtMutex(this);
   }
 
   /** A {@code spinlock_t}. */

@@ -1,6 +1,7 @@
 package dev.kernellab.kernel;
 
 import dev.kernellab.hw.Models;
+import dev.kernellab.kernel.spi.LockView;
 import dev.kernellab.kernel.spi.SchedEntity;
 import dev.kernellab.kernel.spi.SchedPolicy;
 import dev.kernellab.kernel.spi.Scheduler;
@@ -171,8 +172,8 @@ public final class Task implements TaskView {
   }
 
   @Override
-  public String blockedOnLock() {
-    return blockedOn == null ? null : blockedOn.name();
+  public LockView blockedOnLock() {
+    return blockedOn == null ? null : blockedOn.lock;
   }
 
   /** Set by the scheduler's {@link Scheduler#setInheritedPriority}. */

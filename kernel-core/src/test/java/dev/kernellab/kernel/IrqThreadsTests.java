@@ -102,6 +102,11 @@ class IrqThreadsTests {
   void aPriorityWhereThreadedReachesAThreadedKernelAndLeavesAnotherAsItIs() {
     Kernel threaded = machine(true).irqThreadPriorityWhereThreaded(Rtc.IRQ, 80).build();
     assertThat(threaded.irqThread(Rtc.IRQ).orElseThrow().rtPriority()).isEqualTo(80);
+    // the same unthreaded kernel refuses the unconditional form, so building is what the
+    // where-threaded form changes, not only the threads it leaves absent
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> machine(false).irqThreadPriority(Rtc.IRQ, 80).build())
+        .withMessageStartingWith("IRQ 8's thread priority: no interrupt of this kernel runs in");
     Kernel hard = machine(false).irqThreadPriorityWhereThreaded(Rtc.IRQ, 80).build();
     assertThat(hard.irqThread(Rtc.IRQ)).isEmpty();
     Kernel both = machine(true).irqThreadPriority(Rtc.IRQ, 70).irqThreadPriorityWhereThreaded(Rtc.IRQ, 80).build();
@@ -110,6 +115,9 @@ class IrqThreadsTests {
         .withMessage("IRQ 0 is the timer's, which stays a hard interrupt and has no thread to give a priority");
     assertThatIllegalArgumentException().isThrownBy(() -> machine(true).irqThreadPriorityWhereThreaded(5, 60).build())
         .withMessage("IRQ 5's thread priority: the line has no handler in this kernel (lines with one: [8, 14])");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> machine(false).irqThreadPriority(5, 60).build())
+        .withMessageStartingWith("IRQ 5's thread priority: no interrupt of this kernel runs in");
     assertThat(machine(false).irqThreadPriorityWhereThreaded(5, 60).build().irqThread(5))
         .as("no threads, so no line to check").isEmpty();
   }

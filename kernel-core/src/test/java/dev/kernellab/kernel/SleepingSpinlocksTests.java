@@ -144,7 +144,7 @@ class SleepingSpinlocksTests {
     k.machine().simulation().schedule(new Event("look", x -> {
       for (TaskView t = k.task("A").orElseThrow(); t.lender() != null; t = t.lender()) {
         seen.add(t.comm() + " lent " + t.inheritedRtPriority() + " by " + t.lender().comm() + " waiting for "
-            + t.lender().blockedOnLock());
+            + t.lender().blockedOnLock().name());
       }
     }), 15 * MS);
     k.run(40 * MS);

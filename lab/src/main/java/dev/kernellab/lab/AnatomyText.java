@@ -6,6 +6,7 @@ import dev.kernellab.anatomy.SampleAnatomy;
 import dev.kernellab.anatomy.Segment;
 import dev.kernellab.kernel.spi.LockView;
 import dev.kernellab.kernel.spi.PathView;
+import dev.kernellab.kernel.spi.SchedPolicy;
 import dev.kernellab.workloads.ProbeSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +36,7 @@ final class AnatomyText {
     }
     Segment d = a.dominant();
     // a holder the waiter could not outrank is named by what it ran: its path, lock and task
-    Cause c = d.cause() instanceof Cause.PriorityNotLower p ? p.held() : d.cause();
+    Cause c = Cause.unwrapped(d.cause());
     String path = null;
     String site = null;
     String lock = null;
@@ -171,13 +172,14 @@ final class AnatomyText {
     StringBuilder b = new StringBuilder();
     for (int i = 0; i < chain.size(); i++) {
       Cause.Loan l = chain.get(i);
-      b.append(i == 0 ? "lent by " : ", itself lent it by ").append(l.lender()).append(" waiting for ").append(l.lock());
+      b.append(i == 0 ? "lent by " : ", itself lent it by ").append(l.lender())
+          .append(" waiting for ").append(l.lock().name());
     }
     return b.toString();
   }
 
   /** A policy as sched.h names it. */
-  private static String policy(dev.kernellab.kernel.spi.SchedPolicy p) {
+  private static String policy(SchedPolicy p) {
     return "SCHED_" + p.name();
   }
 

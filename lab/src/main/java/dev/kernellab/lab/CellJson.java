@@ -11,10 +11,13 @@ import dev.kernellab.workloads.LatencySummary;
 import dev.kernellab.workloads.ProbeResult;
 import dev.kernellab.workloads.WorkloadResult;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * A sweep cell and its outcome as one line of JSON: the line a {@code --results} file holds,
@@ -131,11 +134,33 @@ public final class CellJson {
         irqThreadPriorities(n.path("irq_thread_priority")));
   }
 
-  /** A cell's {@code irq_thread_priority}, by line; none where a results file has none. */
+  /**
+   * A cell's {@code irq_thread_priority}, by line; none where a results file has none. Each key
+   * is a line number and each value an integer, checked as the other fields are, so a damaged
+   * line is "not a cell" too.
+   */
   private static IrqThreadPriorities irqThreadPriorities(JsonNode n) {
-    java.util.SortedMap<Integer, Integer> m = new java.util.TreeMap<>();
-    n.fields().forEachRemaining(f -> m.put(Integer.parseInt(f.getKey()), f.getValue().asInt()));
-    return m.isEmpty() ? IrqThreadPriorities.NONE : new IrqThreadPriorities(m);
+    if (n.isMissingNode()) {
+      return IrqThreadPriorities.NONE;
+    }
+    if (!n.isObject()) {
+      throw new IllegalArgumentException("not a cell: no object field 'irq_thread_priority'");
+    }
+    SortedMap<Integer, Integer> m = new TreeMap<>();
+    for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+      String line = it.next();
+      boolean digits = line.chars().allMatch(c -> c >= '0' && c <= '9');
+      if (line.isEmpty() || line.length() > 3 || !digits) {
+        throw new IllegalArgumentException("not a cell: irq_thread_priority has a key '" + line
+            + "' that is no IRQ line number");
+      }
+      m.put(Integer.parseInt(line), number(n, line).intValue());
+    }
+    try {
+      return m.isEmpty() ? IrqThreadPriorities.NONE : new IrqThreadPriorities(m);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("not a cell: irq_thread_priority: " + e.getMessage(), e);
+    }
   }
 
   private static ObjectNode result(ConfigResult r) {

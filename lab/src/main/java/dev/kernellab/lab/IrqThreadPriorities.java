@@ -21,8 +21,11 @@ import java.util.TreeMap;
  *
  * <p>A line is a number or its handler's name as the lab's kernels have it (the RTC's
  * {@code rtc} on 8, the IDE disk's {@code ide0} on 14: {@link KernelBuilder#deviceLines} of a
- * kernel with the catalog's drivers), checked with kernel-core's rules (not the timer's line, a
- * priority of 1 to 99) when the record is made.
+ * kernel with the catalog's drivers). The record checks only kernel-core's rules that need no
+ * kernel (not the timer's line, a line number, a priority of 1 to 99:
+ * {@link KernelBuilder#checkIrqThreadLine}), so reading a results file back stays cheap; the
+ * command line ({@link #parse}) also refuses a line without a handler in the lab's kernels,
+ * and the builder refuses one when it composes a kernel.
  *
  * @param byLine the priority of each line's thread, by line number
  */
@@ -31,21 +34,10 @@ public record IrqThreadPriorities(SortedMap<Integer, Integer> byLine) {
   /** No line's thread changed: every one at 50. */
   public static final IrqThreadPriorities NONE = new IrqThreadPriorities(new TreeMap<>());
 
-  /** Checks each line and priority by kernel-core's rules, against the lab's kernels' lines. */
+  /** Checks each line and priority by kernel-core's rules that need no kernel. */
   public IrqThreadPriorities {
     SortedMap<Integer, Integer> copy = new TreeMap<>(byLine);
-    if (!copy.isEmpty()) {
-      Map<Integer, String> lines = labLines();
-      // the builder's own checks and words: the timer's line, a line number, the priority
-      KernelBuilder rules = new KernelBuilder(MachineSpec.uniprocessor(), 0);
-      copy.forEach((irq, prio) -> {
-        rules.irqThreadPriority(irq, prio);
-        if (!lines.containsKey(irq)) {
-          throw new IllegalArgumentException("IRQ " + irq + " has no handler in the lab's kernels, so no thread (lines: "
-              + describe(lines) + ")");
-        }
-      });
-    }
+    copy.forEach(KernelBuilder::checkIrqThreadLine);
     byLine = Collections.unmodifiableSortedMap(copy);
   }
 
@@ -96,7 +88,16 @@ public record IrqThreadPriorities(SortedMap<Integer, Integer> byLine) {
         throw new IllegalArgumentException("IRQ " + irq + " is given twice");
       }
     }
-    return new IrqThreadPriorities(out);
+    IrqThreadPriorities p = new IrqThreadPriorities(out);
+    // a line without a handler has no thread in any of the lab's kernels: said here, by name
+    for (int irq : out.keySet()) {
+      if (!lines.containsKey(irq)) {
+        throw new IllegalArgumentException("IRQ " + irq
+            + " has no handler in the lab's kernels, so no thread (lines: " + describe(lines)
+            + ")");
+      }
+    }
+    return p;
   }
 
   /** {@code line}'s number: itself if a number, else the line whose handler has that name. */

@@ -34,8 +34,8 @@ class AnatomyTextTests {
   @Test
   void aLoanIsNamedByItsLenderAndLockAlongTheChain() {
     TaskId low = new TaskId("low", 9);
-    Cause.Loan mid = new Cause.Loan(new TaskId("mid", 10), "lock_a");
-    Cause.Loan high = new Cause.Loan(new TaskId("high", 11), "lock_b");
+    Cause.Loan mid = new Cause.Loan(new TaskId("mid", 10), SpinLock.spin("lock_a"));
+    Cause.Loan high = new Cause.Loan(new TaskId("high", 11), SpinLock.spin("lock_b"));
     assertThat(AnatomyText.cause(new Cause.LentPriority(low, HOLD, 60, 4_500_000, 0, java.util.List.of(mid))))
         .isEqualTo("low[9] on real-time priority 60, lent by mid[10] waiting for lock_a, in"
             + " drivers/test/hold.c:hold_it for 4500.0 us");
@@ -47,10 +47,11 @@ class AnatomyTextTests {
   @Test
   void aHolderOfPriorityNotBelowTheWaitersIsNamedWithBothPrioritiesAndWhatItRan() {
     TaskId ide = new TaskId("irq/14-ide0", 4);
-    Cause.Holding held = new Cause.PreemptCountHeld(ide, HOLD, 1, 7_000, 0);
+    Cause.Holding held =
+        new Cause.NotPreemptible(ide, HOLD, 7_000, true, false, java.util.Optional.empty(), 0);
     assertThat(AnatomyText.cause(new Cause.PriorityNotLower(held, ide, SchedPolicy.FIFO, 50,
         new TaskId("irq/8-rtc", 3), 50)))
-        .isEqualTo("irq/14-ide0[4] on SCHED_FIFO 50, not below irq/8-rtc[3]'s 50: preempt_count 1 in"
-            + " irq/14-ide0[4] in drivers/test/hold.c:hold_it for 7.0 us");
+        .isEqualTo("irq/14-ide0[4] on SCHED_FIFO 50, not below irq/8-rtc[3]'s 50:"
+            + " irq/14-ide0[4] not preemptible in drivers/test/hold.c:hold_it for 7.0 us");
   }
 }

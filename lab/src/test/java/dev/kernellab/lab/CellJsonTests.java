@@ -81,4 +81,26 @@ class CellJsonTests {
     assertThatThrownBy(() -> CellJson.outcome("{\"cell\":" + cell + ",\"outcome\":\"finished\"}"))
         .hasMessage("not a cell outcome: outcome 'finished'");
   }
+
+  @Test
+  void aDamagedThreadPriorityIsNotACellEither() throws Exception {
+    ObjectNode cell = (ObjectNode) JSON.readTree(CellJson.cell(unusual()));
+    String[][] cases = {
+      {"{\"rtc\":80}",
+          "not a cell: irq_thread_priority has a key 'rtc' that is no IRQ line number"},
+      {"{\"99999999999\":80}",
+          "not a cell: irq_thread_priority has a key '99999999999' that is no IRQ line number"},
+      {"{\"8\":\"high\"}", "not a cell: no integer field '8'"},
+      {"{\"8\":100}",
+          "not a cell: irq_thread_priority: IRQ 8's thread: 100 is not a SCHED_FIFO priority"
+              + " (1 to 99)"},
+      {"80", "not a cell: no object field 'irq_thread_priority'"},
+    };
+    for (String[] c : cases) {
+      ObjectNode damaged = cell.deepCopy();
+      damaged.set("irq_thread_priority", JSON.readTree(c[0]));
+      assertThatThrownBy(() -> CellJson.outcome("{\"cell\":" + damaged + ",\"outcome\":\"lost\"}"))
+          .as(c[0]).isInstanceOf(IllegalArgumentException.class).hasMessage(c[1]);
+    }
+  }
 }

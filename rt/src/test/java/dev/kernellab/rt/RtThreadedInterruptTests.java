@@ -121,18 +121,26 @@ class RtThreadedInterruptTests {
   @Test
   void onePriorityGivenToEveryConfigurationReachesRtsThreadAndLeavesPreemptAsItIs() {
     for (String config : List.of("preempt", "rt")) {
-      Kernel k = new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
-          .scheduler(SchedulerProvider.create("goodness"))
-          .requestIrq(Rtc.IRQ, "rtc", KernelPath.path("drivers/char/rtc.c", "rtc_interrupt").compute(US).build(), true)
-          .configuration(config)
-          .irqThreadPriorityWhereThreaded(Rtc.IRQ, 80)
-          .build();
+      Kernel k = rtcKernel(config).irqThreadPriorityWhereThreaded(Rtc.IRQ, 80).build();
       if (config.equals("rt")) {
         assertThat(k.irqThread(Rtc.IRQ).orElseThrow().rtPriority()).isEqualTo(80);
         assertThat(k.irqThread(14).orElseThrow().rtPriority()).as("the disk's, not given").isEqualTo(50);
       } else {
         assertThat(k.irqThread(Rtc.IRQ)).as(config).isEmpty();
+        // the unconditional form is refused by this same kernel: the where-threaded one is what
+        // lets it build
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> rtcKernel(config).irqThreadPriority(Rtc.IRQ, 80).build())
+            .withMessageStartingWith("IRQ 8's thread priority: no interrupt of this kernel");
       }
     }
+  }
+
+  private static KernelBuilder rtcKernel(String config) {
+    return new KernelBuilder(MachineSpec.uniprocessor().withCosts(CostTable.zero()), 1)
+        .scheduler(SchedulerProvider.create("goodness"))
+        .requestIrq(Rtc.IRQ, "rtc",
+            KernelPath.path("drivers/char/rtc.c", "rtc_interrupt").compute(US).build(), true)
+        .configuration(config);
   }
 }

@@ -70,10 +70,14 @@ public interface TaskView {
   TaskView lender();
 
   /**
-   * The name of the {@code rt_mutex} the task sleeps on ({@code pi_blocked_on}), the name of
-   * the spinlock or of {@code kernel_flag} where those sleep; null while it sleeps on none.
+   * The lock whose {@code rt_mutex} the task sleeps on ({@code pi_blocked_on}): a spinlock or
+   * {@code kernel_flag} where those sleep. Null while it sleeps on none, and where what it
+   * waits for is no lock of this interface's: an {@code rt_mutex} of a path's own
+   * ({@code RtMutex}), or, for a writer of an rwlock where rwlocks sleep, the readers leaving
+   * (the writer owns the lock's {@code rt_mutex} and sleeps until the last reader is gone,
+   * kernel/locking/rwbase_rt.c of 6.12, so it is blocked on no mutex).
    */
-  String blockedOnLock();
+  LockView blockedOnLock();
 
   /** {@code need_resched} (TIF_NEED_RESCHED in 2.5). */
   boolean needResched();
