@@ -361,10 +361,10 @@ public final class CondReschedLock {
     boolean dueAt(KernelCpu c, long iterations) {
       // Where the locks sleep the section is preemptible and a waiter of higher priority has
       // preempted the holder already through priority inheritance: the model keeps the lock
-      // (for an rwlock held for read, 6.12's rwlock_needbreak would break for a writer waiting
-      // on the readers, who lend it nothing; no break of the catalog holds an rwlock)
       // (6.12's __cond_resched_lock would drop it for a contended lock, letting waiters of lower
-      // priority in sooner, which no latency of a higher one depends on).
+      // priority in sooner, which no latency of a higher one depends on). An rwlock held for
+      // read is the exception: 6.12's rwlock_needbreak breaks for a writer waiting on readers,
+      // who lend it nothing; no break of the catalog holds an rwlock.
       if (!when.due(c, iterations)) {
         return false; // the common answer, so the locks are looked at only when a break is due
       }

@@ -133,9 +133,20 @@ final class SpinLocks {
    * sleep, and for the big kernel lock there.
    */
   boolean takeSleeping(KernelCpu c, ExecContext ctx, ExecContext.Frame f, SpinLock lock) {
+    if (takeMutex(c, ctx, f, lock)) {
+      lock.recordAcquire(k.now(), ctx.currentPath());
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The lock's {@code rt_mutex} taken ({@link RtMutexOps#lock}), a wait for it counted as the
+   * lock's contention: true once had, false while the task sleeps on it.
+   */
+  private boolean takeMutex(KernelCpu c, ExecContext ctx, ExecContext.Frame f, SpinLock lock) {
     long contended = lock.sleeper.contentions();
     if (RtMutexOps.lock(k, c, ctx, f, lock.sleeper, false)) {
-      lock.recordAcquire(k.now(), ctx.currentPath());
       return true;
     }
     if (lock.sleeper.contentions() != contended) {
@@ -187,17 +198,11 @@ final class SpinLocks {
       countReaderIn(lock, ctx);
       return true;
     }
-    long contended = lock.sleeper.contentions();
-    if (!RtMutexOps.lock(k, c, ctx, f, lock.sleeper, false)) {
-      if (lock.sleeper.contentions() != contended) {
-        lock.recordContention();
-      }
+    if (!takeMutex(c, ctx, f, lock)) {
       return false;
     }
     countReaderIn(lock, ctx); // the rt_mutex held: no writer has it
-    int woken = RtMutexOps.letGo(k, c, ctx, lock.sleeper);
-    f.phase = RW_LET_GO;
-    c.compute(f, woken * k.scheduler().wakeUpCostNs(), false);
+    TaskOps.WakeUp.chargeWakeUps(k, c, f, RtMutexOps.letGo(k, c, ctx, lock.sleeper), RW_LET_GO);
     return false;
   }
 
@@ -228,8 +233,7 @@ final class SpinLocks {
     if (writer == null) {
       return true;
     }
-    f.phase = RW_WOKE_WRITER;
-    c.compute(f, (k.sched.wakeUpTask(c, writer) ? 1 : 0) * k.scheduler().wakeUpCostNs(), false);
+    TaskOps.WakeUp.chargeWakeUps(k, c, f, k.sched.wakeUpTask(c, writer) ? 1 : 0, RW_WOKE_WRITER);
     return false;
   }
 
@@ -250,11 +254,7 @@ final class SpinLocks {
         claim(c, lock);
       }
       boolean atOnce = f.phase == 0; // no sleep on the mutex yet, so no contention counted
-      long contended = lock.sleeper.contentions();
-      if (!RtMutexOps.lock(k, c, ctx, f, lock.sleeper, false)) {
-        if (lock.sleeper.contentions() != contended) {
-          lock.recordContention();
-        }
+      if (!takeMutex(c, ctx, f, lock)) {
         return false;
       }
       if (lock.readers > 0 && atOnce) {

@@ -119,7 +119,12 @@ final class TaskOps {
      * preemption point.
      */
     static void chargeWakeUps(Kernel k, KernelCpu c, ExecContext.Frame f, int woken) {
-      f.phase = 1;
+      chargeWakeUps(k, c, f, woken, 1);
+    }
+
+    /** {@link #chargeWakeUps(Kernel, KernelCpu, ExecContext.Frame, int)}, going on at {@code phase}. */
+    static void chargeWakeUps(Kernel k, KernelCpu c, ExecContext.Frame f, int woken, int phase) {
+      f.phase = phase;
       c.compute(f, woken * k.scheduler().wakeUpCostNs(), false);
     }
 
