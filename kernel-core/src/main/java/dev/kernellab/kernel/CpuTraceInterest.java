@@ -107,5 +107,6 @@ final class CpuTraceInterest implements TraceInterest {
       case LOCKS -> c.lockTracers += delta;
       case PREEMPT -> c.preemptTracers += delta;
     }
+    c.detailTracers = c.pathTracers + c.lockTracers + c.preemptTracers;
   }
 }

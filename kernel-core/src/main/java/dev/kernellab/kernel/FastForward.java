@@ -79,6 +79,7 @@ final class FastForward {
   private final Interpreter interpreter;
   private boolean on = switchedOn(System.getProperty("kernellab.fastForward"));
   private long ops; // operations run by the runner (not counted in Interpreter.opsExecuted)
+  private long scripted; // iterations run from an IterationScript
   OperationProfile.Counter profile; // the interpreter's, while it profiles; else null
 
   /** {@code -Dkernellab.fastForward}: unset or true is on, false is off, anything else refused. */
@@ -107,6 +108,11 @@ final class FastForward {
 
   long opsRun() {
     return ops;
+  }
+
+  /** Iterations run from a loop body's {@link IterationScript}, for tests. */
+  long scriptedIterations() {
+    return scripted;
   }
 
   /**
@@ -276,7 +282,7 @@ final class FastForward {
    * a loop body's frame, and a hook is no loop body.)
    */
   private static boolean detailWanted(KernelCpu c) {
-    return (c.pathTracers | c.lockTracers | c.preemptTracers) != 0;
+    return c.detailTracers != 0;
   }
 
   /**
@@ -309,7 +315,7 @@ final class FastForward {
       }
       first = false;
       bulk(c, ctx, f, plan);
-      if (!iterate(c, ctx, f, plan)) {
+      if (!script(c, ctx, f) || !iterate(c, ctx, f, plan)) {
         return true;
       }
     }
@@ -391,6 +397,125 @@ final class FastForward {
       counted(hook, run * hook.size());
     }
     counted(body, run * body.size());
+  }
+
+  /**
+   * At the end of the body {@code f}, its step counted: the whole iterations that follow and fit
+   * the window, run from the body's {@link IterationScript} (its "Why a run of its iterations is
+   * exact"), leaving at least one iteration to {@link #iterate}. Stops before an iteration whose
+   * draw is not 0, leaving that count for the loop to take. True at a body's end; false where a
+   * tracer asked for detail inside ret_from_exception, with the frames as the runner leaves them
+   * there.
+   */
+  private boolean script(KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+    IterationScript s = f.path.fastForwardScript();
+    if (s == null || f.iterationsLeft < 2 || f.siteHook != null || !f.user || profile != null
+        || k.mightSleepHook != null || detailWanted(c) || c.heldCount != 0) {
+      return true;
+    }
+    Cpu cpu = c.cpu;
+    long until = cpu.inlineComputeUntil();
+    if (until == Long.MIN_VALUE) {
+      return true;
+    }
+    long n = Math.min(f.iterationsLeft - 1, (until - k.now()) / s.iterationNs);
+    Task t = c.current;
+    if (n < 1 || t.needResched() || c.preemptsOnEnable(ctx)) {
+      return true;
+    }
+    for (SpinLock lock : s.locks) {
+      if (k.sleeps(lock) || lock.kernel != k || lock.writerCpu >= 0 || lock.readers != 0 || lock.nested != 0
+          || lock.spinnerCount != 0 || lock.sleeper.owner != null || lock.sleeper.waiterCount != 0) {
+        return true;
+      }
+    }
+    KernelPath ret = k.programs.retFromExceptionToUser;
+    if (ret.size() != 1 || !(ret.op(0) instanceof TaskOps.ExceptionReturn er) || !er.toUser) {
+      return true;
+    }
+    java.util.SplittableRandom random = c.random(ctx);
+    long done = 0;
+    while (done < n) {
+      if (s.draw != null) {
+        long count = s.draw.count.sample(random);
+        if (count != 0) {
+          c.forceLoopCount(s.draw, ctx, count); // the loop takes it when iterate() runs it
+          break;
+        }
+      }
+      f.iteration++;
+      f.iterationsLeft--;
+      byte[] code = s.code;
+      for (int i = 0; i < code.length; i++) {
+        switch (code[i]) {
+          case IterationScript.COMPUTE -> {
+            long ns = s.ns[i];
+            if (ns > 0 && !cpu.computeInline(ns)) {
+              throw new IllegalStateException("fast-forward: an iteration of " + f.path + " did not fit the window");
+            }
+          }
+          case IterationScript.LOCK -> {
+            SpinLock lock = (SpinLock) s.what[i];
+            c.addPreemptCount(PreemptCount.PREEMPT_OFFSET, ctx);
+            k.locks.takeFree(c, lock, s.in[i]);
+            lock.heldForm = LockOps.Form.PLAIN;
+          }
+          case IterationScript.UNLOCK -> {
+            k.locks.release(c, ctx, (SpinLock) s.what[i], false);
+            c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET, ctx);
+          }
+          case IterationScript.EFFECT -> ((FlowOps.Effect) s.what[i]).action.run(c);
+          default -> { // EXCEPTION_RETURN: cli, need_resched clear, iret with the flag the fault saved (on)
+            c.irqDisable(ret);
+            if (detailWanted(c)) {
+              stopInReturn(c, ctx, f, s, i, done, 0, ret);
+              return false;
+            }
+            c.irqEnable(ret);
+            if (detailWanted(c)) {
+              stopInReturn(c, ctx, f, s, i, done, 1, ret);
+              return false;
+            }
+          }
+        }
+      }
+      done++;
+    }
+    scripted += done;
+    if (done > 0) {
+      c.exitedLoopIterations = 0;
+      // each iteration's steps and its body's end (the step iterate's caller counts for it)
+      c.steps += done * (s.steps + 1);
+      ops += done * s.operations;
+    }
+    return true;
+  }
+
+  /**
+   * A tracer told of ret_from_exception's cli ({@code phase} 0) or iret (1) in primitive
+   * {@code i} of an iteration of {@code s} asked for detail: the frames as the runner leaves
+   * them after that operation, the body's after its fault and ret_from_exception's above it,
+   * with the steps and operations so far.
+   */
+  private void stopInReturn(KernelCpu c, ExecContext ctx, ExecContext.Frame f, IterationScript s, int i, long done,
+      int phase, KernelPath ret) {
+    scripted += done;
+    f.pc = s.bodyPc[i];
+    f.phase = 0;
+    f.entered = true;
+    if (phase == 0) {
+      ctx.saveIrqFlag(true); // the fault's, which iret restores
+    }
+    ExecContext.Frame g = ctx.push(ret, false);
+    g.entered = true;
+    if (phase == 0) {
+      g.phase = 1;
+    } else {
+      g.pc = 1;
+    }
+    c.exitedLoopIterations = 0;
+    c.steps += done * (s.steps + 1) + s.stepsAt[i] + phase;
+    ops += done * s.operations + s.operationsAt[i] + phase;
   }
 
   /**

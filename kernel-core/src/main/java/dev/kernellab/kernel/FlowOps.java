@@ -116,7 +116,8 @@ final class FlowOps {
 
     @Override
     void exec(Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-      long n = count != null ? count.sample(c.random(ctx)) : dynamicCount.at(c);
+      long n = c.forcedLoop == this && c.forcedIn == ctx ? c.takeForcedCount()
+          : count != null ? count.sample(c.random(ctx)) : dynamicCount.at(c);
       if (n < 0) {
         // a Count is the caller's code: a negative one is its bug, not an empty loop
         throw new IllegalStateException("loop " + site.key() + ": its count is " + n + ", a count is 0 or more");

@@ -196,7 +196,8 @@ final class Interpreter implements CpuListener {
           }
           continue;
         }
-        if (f.pc >= f.path.size()) {
+        Op[] ops = f.ops;
+        if (f.pc >= ops.length) {
           frameFinished(c, ctx, f);
           continue;
         }
@@ -210,11 +211,15 @@ final class Interpreter implements CpuListener {
           }
         }
         opsExecuted++;
-        Op op = f.path.op(f.pc);
+        Op op = ops[f.pc];
         if (profile != null) {
           profile.count(op, f.path);
         }
-        op.exec(k, c, ctx, f);
+        if (op instanceof FlowOps.Compute compute) {
+          compute.exec(k, c, ctx, f); // the most common operation, called directly so it can be inlined
+        } else {
+          op.exec(k, c, ctx, f);
+        }
         if (c.cpu.segment() == Cpu.Segment.COMPUTE) {
           endedInline(c);
         }

@@ -50,6 +50,13 @@ public final class KernelCpu implements CpuView {
   int irqsOffLoopTracers;
   int lockTracers;
   int preemptTracers;
+  // pathTracers + lockTracers + preemptTracers: what FastForward reads before each operation
+  int detailTracers;
+  // a loop's count FastForward drew ahead (IterationScript, "The draw"): the loop takes it when it
+  // runs in that context instead of drawing; null when none is waiting
+  FlowOps.Loop forcedLoop;
+  ExecContext forcedIn;
+  private long forcedCount;
 
   KernelCpu(Kernel kernel, int id, Cpu cpu, SplittableRandom irqRandom) {
     this.kernel = kernel;
@@ -318,20 +325,43 @@ public final class KernelCpu implements CpuView {
   }
 
   void irqDisable(ExecContext ctx) {
+    irqDisable(ctx.currentPath());
+  }
+
+  /** {@link #irqDisable(ExecContext)} in {@code path}, which tracers are told of. */
+  void irqDisable(KernelPath path) {
     if (cpu.interruptsEnabled()) {
       irqsOffSinceNs = kernel.now();
       if (kernel.tracer != null) {
-        kernel.tracer.irqsOff(kernel.now(), id, ctx.currentPath());
+        kernel.tracer.irqsOff(kernel.now(), id, path);
       }
     }
     cpu.cli();
   }
 
   void irqEnable(ExecContext ctx) {
+    irqEnable(ctx.currentPath());
+  }
+
+  /** {@link #irqEnable(ExecContext)} in {@code path}, which tracers are told of. */
+  void irqEnable(KernelPath path) {
     if (!cpu.interruptsEnabled() && kernel.tracer != null) {
-      kernel.tracer.irqsOn(kernel.now(), id, ctx.currentPath(), kernel.now() - irqsOffSinceNs);
+      kernel.tracer.irqsOn(kernel.now(), id, path, kernel.now() - irqsOffSinceNs);
     }
     cpu.sti();
+  }
+
+  /** The next run of {@code loop} in {@code ctx} takes {@code count} instead of drawing it. */
+  void forceLoopCount(FlowOps.Loop loop, ExecContext ctx, long count) {
+    forcedLoop = loop;
+    forcedIn = ctx;
+    forcedCount = count;
+  }
+
+  long takeForcedCount() {
+    forcedLoop = null;
+    forcedIn = null;
+    return forcedCount;
   }
 
   void irqRestore(ExecContext ctx, boolean enabled) {

@@ -51,6 +51,8 @@ public final class KernelPath implements PathView {
   // the compute segments it ends; null if its iterations cannot run as one step
   private final long[] fastForwardBulk;
   private final long[] fastForwardHookBulk;
+  // an iteration as FastForward's script runs it, for a user loop body whose faults decide nothing
+  private final IterationScript fastForwardScript;
 
   private KernelPath(String file, String function, boolean user, Op[] ops, Site site, LatencyCause cause) {
     this.file = file;
@@ -65,6 +67,7 @@ public final class KernelPath implements PathView {
     this.fastForwardLengths = FastForward.fixedLengths(ops, fastForwardBody);
     this.fastForwardBulk = FastForward.bulkShape(ops, fastForwardLengths);
     this.fastForwardHookBulk = FastForward.hookBulkShape(ops, fastForwardHook);
+    this.fastForwardScript = IterationScript.of(ops, site, user);
   }
 
   /** Starts a kernel path modelling {@code function} in {@code file}. */
@@ -119,6 +122,11 @@ public final class KernelPath implements PathView {
     return ops[i];
   }
 
+  /** The operations themselves, for the interpreter's frames (never changed). */
+  Op[] ops() {
+    return ops;
+  }
+
   byte[] fastForwardBody() {
     return fastForwardBody;
   }
@@ -137,6 +145,10 @@ public final class KernelPath implements PathView {
 
   long[] fastForwardHookBulk() {
     return fastForwardHookBulk;
+  }
+
+  IterationScript fastForwardScript() {
+    return fastForwardScript;
   }
 
   byte[] fastForwardCall() {

@@ -34,7 +34,12 @@ class FastForwardProperties {
 
   /** What a run gives. */
   record Outcome(long digest, long traced, List<Long> records, String locks, long events, long computeNs, long ops,
-      long fastForwarded) {}
+      long fastForwarded, long steps, long scripted) {
+    Outcome(long digest, long traced, List<Long> records, String locks, long events, long computeNs, long ops,
+        long fastForwarded) {
+      this(digest, traced, records, locks, events, computeNs, ops, fastForwarded, 0, 0);
+    }
+  }
 
   /** The events every tracer gets (no detail event: none is asked for, so fast-forward may run). */
   static final class Coarse implements Tracer {
@@ -73,7 +78,7 @@ class FastForwardProperties {
     private long hash = 17;
     private long events;
 
-    private void add(Object... parts) {
+    void add(Object... parts) {
       hash = hash * 1_000_003L + java.util.Arrays.deepHashCode(parts);
       events++;
     }
@@ -275,6 +280,166 @@ class FastForwardProperties {
         return v;
       }
     }
+  }
+
+  /**
+   * Page-touch loops whose iterations run from their script (IterationScript): each touch
+   * faults into a handler that draws whether to wake a queue nobody waits on (now and then it
+   * does), computes, takes and drops a lock around a bookkeeping count, then returns to user
+   * code, which computes; interrupts, a SCHED_FIFO sleeper and, on two CPUs, a second toucher
+   * contending for the lock; and a tracer that now and then asks for every path's entry and
+   * exit from inside ret_from_exception's cli or iret and drops it at the next. The same run
+   * with fast-forward on and off, down to the interpreter's steps; and the script ran.
+   */
+  @Test
+  void touchLoopsRunFromTheirScriptGiveTheSameRunWithFastForwardOnAndOff() {
+    long[] scripted = {0};
+    qt().withExamples(60).withShrinkCycles(30)
+        .forAll(integers().between(0, 1 << 14))
+        .checkAssert(seed -> {
+          Outcome off = touch(seed, false);
+          Outcome on = touch(seed, true);
+          assertThat(off.fastForwarded()).isZero();
+          assertThat(on.traced()).isEqualTo(off.traced()).isPositive();
+          assertThat(on.digest()).isEqualTo(off.digest());
+          assertThat(on.records()).isEqualTo(off.records());
+          assertThat(on.locks()).isEqualTo(off.locks());
+          assertThat(on.events()).isEqualTo(off.events());
+          assertThat(on.computeNs()).isEqualTo(off.computeNs());
+          assertThat(on.ops() + on.fastForwarded()).isEqualTo(off.ops());
+          assertThat(on.steps()).isEqualTo(off.steps());
+          scripted[0] += on.scripted();
+        });
+    assertThat(scripted[0]).as("iterations run from a script").isPositive();
+  }
+
+  /** Tells the digest of every irqs-off stretch, and of paths while it wants them. */
+  static final class Fickle implements Tracer {
+    final Digest digest = new Digest();
+    final int every; // asks for paths at every every-th cli or iret it is told of; 0: never
+    dev.kernellab.kernel.spi.TraceInterest mine;
+    long told;
+    boolean wanting;
+
+    Fickle(int every) {
+      this.every = every;
+    }
+
+    @Override
+    public void interest(dev.kernellab.kernel.spi.TraceInterest mine) {
+      this.mine = mine;
+      for (dev.kernellab.kernel.spi.TraceInterest.Detail d : dev.kernellab.kernel.spi.TraceInterest.Detail.values()) {
+        mine.dropEverywhere(d);
+      }
+    }
+
+    private void maybe(int cpu) {
+      if (every == 0) {
+        return;
+      }
+      if (wanting) {
+        mine.drop(dev.kernellab.kernel.spi.TraceInterest.Detail.PATHS, cpu);
+        wanting = false;
+      } else if (++told % every == 0) {
+        mine.want(dev.kernellab.kernel.spi.TraceInterest.Detail.PATHS, cpu);
+        wanting = true;
+      }
+    }
+
+    @Override
+    public void irqsOff(long now, int cpu, dev.kernellab.kernel.spi.PathView path) {
+      digest.add("cli", now, cpu, path.function());
+      maybe(cpu);
+    }
+
+    @Override
+    public void irqsOn(long now, int cpu, dev.kernellab.kernel.spi.PathView path, long lengthNs) {
+      digest.add("sti", now, cpu, path.function(), lengthNs);
+      maybe(cpu);
+    }
+
+    @Override
+    public void pathEnter(long now, int cpu, dev.kernellab.kernel.spi.PathView path) {
+      digest.add("enter", now, cpu, path.function());
+    }
+
+    @Override
+    public void pathExit(long now, int cpu, dev.kernellab.kernel.spi.PathView path) {
+      digest.add("exit", now, cpu, path.function());
+    }
+
+    @Override
+    public void schedSwitch(long now, int cpu, TaskView prev, TaskView next) {
+      digest.schedSwitch(now, cpu, prev, next);
+    }
+
+    @Override
+    public void irqEntry(long now, int cpu, int vector) {
+      digest.irqEntry(now, cpu, vector);
+    }
+  }
+
+  static Outcome touch(int seed, boolean fastForward) {
+    SpinLock ptl = SpinLock.spin("test_page_table_lock");
+    List<Long> records = new ArrayList<>();
+    int cpus = 1 + (seed & 1);
+    double wake = new double[] {0, 0.002, 0.05, 0.3}[(seed >>> 1) & 3];
+    boolean locked = (seed & 8) == 0;
+    long userNs = new long[] {0, 300, 1_000, 4_000}[(seed >>> 4) & 3];
+    int fickle = new int[] {0, 0, 7, 50}[(seed >>> 6) & 3];
+    long pages = 1 + (seed >>> 8) % 3_000;
+    WaitQueue nobody = new WaitQueue("test_nobody");
+    KernelPath alloc = KernelPath.path("test/ff.c", "test_alloc_pages")
+        .loop(new Site("test/ff.c", "test_alloc_pages", "wakeup"),
+            wake == 0 ? Distribution.fixed(0) : Distribution.empirical(new long[] {0, 1}, new double[] {1 - wake, wake}),
+            w -> w.wakeUp(nobody))
+        .build();
+    KernelPath.Builder hb = KernelPath.path("test/ff.c", "test_anonymous_page").call(alloc).compute(700);
+    if (locked) {
+      hb.spinLock(ptl);
+    }
+    hb.bookkeeping("count", c -> records.add(c.loopIndex() * 29 + c.current().pid()));
+    if (locked) {
+      hb.spinUnlock(ptl);
+    }
+    KernelPath handler = hb.build();
+    KernelPath toucher = KernelPath.userProgram("toucher")
+        .loop("rounds", Long.MAX_VALUE, p -> p.syscall(KernelPath.path("test/ff.c", "test_mmap").compute(2 * US).build())
+            .loop("touch", pages, t -> t.pageFault(handler).compute(userNs)))
+        .build();
+    KernelPath sleeper = KernelPath.userProgram("sleeper")
+        .loop("naps", Long.MAX_VALUE, p -> p.syscall(KernelPath.path("test/ff.c", "nap")
+            .sleepFor(Distribution.uniform(100 * US, 3_000 * US)).build()).compute(20 * US))
+        .build();
+    KernelPath dev = KernelPath.path("drivers/test/dev.c", "dev_interrupt").compute(5 * US).build();
+    Fickle tracer = new Fickle(fickle);
+    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor().withCpus(cpus), seed)
+        .scheduler(new SimpleRoundRobinScheduler())
+        .requestIrq(Rtc.IRQ, "dev", dev, true)
+        .task(TaskSpec.user("toucher", toucher))
+        .task(TaskSpec.user("sleeper", sleeper).fifo(50))
+        .debugChecks(new DebugChecks(true, true, true, true, false, true, true))
+        .tracer(tracer);
+    if (cpus > 1) {
+      b.task(TaskSpec.user("toucher2", toucher));
+    }
+    Kernel k = b.build();
+    k.setFastForward(fastForward);
+    java.util.SplittableRandom irqs = new java.util.SplittableRandom(seed);
+    for (int i = 0; i < 40; i++) {
+      k.machine().simulation().schedule(
+          new Event("dev.assert" + i, now -> k.machine().ioApic().assertLine(Rtc.IRQ)), irqs.nextLong(1, 40_000_000));
+    }
+    k.run(40_000_000);
+    long steps = 0;
+    for (int i = 0; i < cpus; i++) {
+      steps += k.cpu(i).steps;
+    }
+    return new Outcome(tracer.digest.digest(), tracer.digest.events(), records,
+        ptl + " " + ptl.acquisitions() + " " + ptl.contentions() + " " + ptl.maxHoldNs() + " " + ptl.totalHoldNs()
+            + java.util.Arrays.toString(ptl.holdHistogram()),
+        k.eventsFired(), k.machine().cpu(0).computeNs(), k.opsExecuted(), k.opsFastForwarded(), steps,
+        k.interpreter.fastForward.scriptedIterations());
   }
 
   private static void check(org.quicktheories.core.Gen<List<Integer>> bodies) {

@@ -149,7 +149,8 @@ public final class Memory {
             .call(allocWakeup)
             .compute(dev.kernellab.paths.Calibration.PAGE_FAULT_NS)
             .spinLock(locks.pageTableLock)
-            .effect("set_pte(): one more page resident in the newest vma", c -> {
+            // the task's own page counts only, which paths read when they walk them later
+            .bookkeeping("set_pte(): one more page resident in the newest vma", c -> {
               Mm mm = c.current().mm();
               if (mm != null) {
                 if (mm.vmaCount() == 0) {

@@ -1,0 +1,226 @@
+package dev.kernellab.kernel;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One iteration of a user-mode loop body whose page faults take no decision, flattened: the
+ * operations the interpreter would run for it, through the calls and the fault's frames, as a
+ * list of primitives that {@link FastForward} can run back to back without a frame, a dispatch or
+ * a check between them.
+ *
+ * <p>Not a kernel function: an engine shortcut of the interpreter, as {@link FastForward} is.
+ */
+final class IterationScript {
+
+  /*
+   * Implementation overview
+   *
+   * Which bodies. A user loop body (a program's page-touch loop) whose operations are computes of
+   * a fixed length, bookkeeping effects (KernelPath.Builder.bookkeeping), plain spin_lock and
+   * spin_unlock (no nesting), calls of functions of the same, loops whose count is drawn and
+   * comes out 0 (__alloc_pages' wake-up of kswapd: at most one such draw, the iteration's only
+   * one), and page faults whose handler is of the same, returning to user mode through
+   * ret_from_exception. No path here declares a cause, so the cause the CPU's frames declare
+   * is the body frame's throughout, as the anatomy reads it.
+   *
+   * Why a run of its iterations is exact. Inside the inline window only this CPU acts. An
+   * iteration starts and ends in the same state: the body's frame at its end, the interrupt
+   * flag on (user mode), no lock held, the preempt count the same, need_resched clear. Every
+   * decision its operations take is then the one the last iteration took: a free lock is taken
+   * at once (nobody else runs, and the runner checks it is free and nobody spins), the unlock
+   * and the effects find the preempt count that did not preempt before (the runner checks
+   * preemptsOnEnable once), ret_from_exception finds need_resched clear, no interrupt becomes
+   * deliverable (no event fires; a bookkeeping effect raises nothing) and no tracer's interest
+   * moves (the runner checks it after each iteration). What differs from one iteration to the
+   * next is the clock, the draw, the lock's statistics, the effects' counts and what tracers
+   * are told; the runner does each of those at its instant, as the interpreter does: a compute
+   * moves the clock and counts its event (Cpu.computeInline), a lock is taken and released with
+   * its statistics and the preempt count moved (SpinLocks.takeFree, SpinLocks.release,
+   * KernelCpu.addPreemptCount), ret_from_exception's cli and iret tell tracers of a stretch with
+   * interrupts off in ret_from_exception's name (KernelCpu.irqDisable, irqEnable), and the
+   * effects run. What it leaves out is what the iteration leaves as it found it: the frames
+   * pushed and popped, the saved interrupt flag, the operations' phases, the checks that pass
+   * again. Its operations and steps are counted as the runner counts them, so the counts and the
+   * soft-lockup guard come out the same.
+   *
+   * The draw. The iteration's only draw from the task's stream is the drawn loop's count, so it
+   * can be drawn at the iteration's start: the stream is at the same point. A count other than
+   * 0 ends the run before that iteration, and the loop operation takes that count when it runs
+   * in this context instead of drawing again (KernelCpu.forceLoopCount): the same draw, made
+   * once.
+   */
+
+  static final byte COMPUTE = 1;
+  static final byte LOCK = 2;
+  static final byte UNLOCK = 3;
+  static final byte EFFECT = 4;
+  static final byte EXCEPTION_RETURN = 5;
+
+  final byte[] code;
+  final long[] ns; // COMPUTE: its length
+  final Object[] what; // LOCK, UNLOCK: the SpinLock; EFFECT: the FlowOps.Effect
+  final KernelPath[] in; // LOCK: the path that takes it (its statistics name it)
+  // EXCEPTION_RETURN: the body's pc after its fault, and the steps and operations of the
+  // iteration up to and including the return's decision (its phase 0)
+  final int[] bodyPc;
+  final long[] stepsAt;
+  final long[] operationsAt;
+  final SpinLock[] locks; // every lock taken, to check each is free
+  final FlowOps.Loop draw; // the loop whose count is drawn, or null
+  final long iterationNs; // the iteration's compute time
+  final long segments; // its computes longer than 0
+  final long steps; // the interpreter's steps it takes, its body's end not included
+  final long operations; // the operations the runner counts for it
+
+  private IterationScript(Flattening f) {
+    int n = f.code.size();
+    code = new byte[n];
+    ns = new long[n];
+    what = new Object[n];
+    in = new KernelPath[n];
+    bodyPc = new int[n];
+    stepsAt = new long[n];
+    operationsAt = new long[n];
+    for (int i = 0; i < n; i++) {
+      code[i] = f.code.get(i);
+      ns[i] = f.ns.get(i);
+      what[i] = f.what.get(i);
+      in[i] = f.in.get(i);
+      bodyPc[i] = f.bodyPc.get(i);
+      stepsAt[i] = f.stepsAt.get(i);
+      operationsAt[i] = f.operationsAt.get(i);
+    }
+    locks = f.locks.toArray(new SpinLock[0]);
+    draw = f.draw;
+    long t = 0;
+    long s = 0;
+    for (long l : ns) {
+      t += l;
+      s += l > 0 ? 1 : 0;
+    }
+    iterationNs = t;
+    segments = s;
+    steps = f.steps;
+    operations = f.operations;
+  }
+
+  /** The script of a loop body of {@code ops}, or null if it has none (see the overview). */
+  static IterationScript of(Op[] ops, dev.kernellab.kernel.spi.Site site, boolean user) {
+    if (site == null || !user) {
+      return null;
+    }
+    Flattening f = new Flattening();
+    if (!f.add(ops, null, true) || f.depth != 0) {
+      return null;
+    }
+    IterationScript s = new IterationScript(f);
+    return s.iterationNs > 0 && (s.locks.length > 0 || s.draw != null || f.faults > 0) ? s : null;
+  }
+
+  /** The walk that builds a script, refusing what it cannot take. */
+  private static final class Flattening {
+    final List<Byte> code = new ArrayList<>();
+    final List<Long> ns = new ArrayList<>();
+    final List<Object> what = new ArrayList<>();
+    final List<KernelPath> in = new ArrayList<>();
+    final List<Integer> bodyPc = new ArrayList<>();
+    final List<Long> stepsAt = new ArrayList<>();
+    final List<Long> operationsAt = new ArrayList<>();
+    final List<SpinLock> locks = new ArrayList<>();
+    FlowOps.Loop draw;
+    SpinLock held;
+    int depth; // locks held: 0 or 1
+    int faults;
+    long steps;
+    long operations;
+
+    private void put(byte c, long length, Object w, KernelPath p) {
+      put(c, length, w, p, -1);
+    }
+
+    private void put(byte c, long length, Object w, KernelPath p, int pc) {
+      code.add(c);
+      ns.add(length);
+      what.add(w);
+      in.add(p);
+      bodyPc.add(pc);
+      stepsAt.add(steps);
+      operationsAt.add(operations);
+    }
+
+    /**
+     * The operations of {@code path} ({@code ops}; null for the body itself), run in a user
+     * frame if {@code user}; false if one is refused.
+     */
+    boolean add(Op[] ops, KernelPath path, boolean user) {
+      for (int pc = 0; pc < ops.length; pc++) {
+        Op op = ops[pc];
+        steps++;
+        operations++;
+        if (op instanceof FlowOps.Compute c) {
+          if (!(c.length instanceof Distribution.Fixed fixed)) {
+            return false;
+          }
+          put(COMPUTE, fixed.value(), null, null);
+        } else if (op instanceof FlowOps.Effect e) {
+          if (!e.bookkeeping) {
+            return false;
+          }
+          put(EFFECT, 0, e, null);
+        } else if (op instanceof LockOps.Acquire a) {
+          if (a.form != LockOps.Form.PLAIN || a.read || a.lock.isReaderWriter() || depth != 0 || path == null) {
+            return false;
+          }
+          depth = 1;
+          held = a.lock;
+          if (!locks.contains(a.lock)) {
+            locks.add(a.lock);
+          }
+          put(LOCK, 0, a.lock, path);
+        } else if (op instanceof LockOps.Release r) {
+          if (r.form != LockOps.Form.PLAIN || r.read || depth != 1 || r.lock != held) {
+            return false;
+          }
+          depth = 0;
+          held = null;
+          put(UNLOCK, 0, r.lock, null);
+        } else if (op instanceof FlowOps.Call call) {
+          if (!callable(call.target)) {
+            return false;
+          }
+          if (!add(call.target.ops(), call.target, false)) {
+            return false;
+          }
+          steps++; // its frame ends
+        } else if (op instanceof FlowOps.Loop loop) {
+          if (loop.count == null || loop.whileCondition != null || draw != null) {
+            return false;
+          }
+          draw = loop; // its count is drawn at the iteration's start and must come out 0
+        } else if (op instanceof TaskOps.Fault fault) {
+          if (!user || path != null || !callable(fault.handler)) {
+            return false;
+          }
+          faults++;
+          if (!add(fault.handler.ops(), fault.handler, false) || depth != 0) {
+            return false;
+          }
+          steps++; // the handler's frame ends
+          steps++; // ret_from_exception's decision
+          operations++;
+          put(EXCEPTION_RETURN, 0, null, null, pc + 1);
+          steps += 2; // iret, then its frame ends
+          operations++;
+        } else {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private static boolean callable(KernelPath p) {
+      return p.site() == null && p.declaredCause() == null && !p.isUser();
+    }
+  }
+}
