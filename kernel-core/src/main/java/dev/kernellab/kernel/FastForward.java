@@ -409,7 +409,7 @@ final class FastForward {
    */
   private boolean script(KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
     IterationScript s = f.path.fastForwardScript();
-    if (s == null || f.iterationsLeft < 2 || f.siteHook != null || !f.user || profile != null
+    if (s == null || f.iterationsLeft < 2 || f.siteHook != null || !f.user
         || k.mightSleepHook != null || detailWanted(c) || c.heldCount != 0) {
       return true;
     }
@@ -487,8 +487,20 @@ final class FastForward {
       // each iteration's steps and its body's end (the step iterate's caller counts for it)
       c.steps += done * (s.steps + 1);
       ops += done * s.operations;
+      if (profile != null) {
+        profileScript(s, f.path, ret, done);
+      }
     }
     return true;
+  }
+
+  /** {@code done} iterations of {@code s}, body {@code body}, told to the operation profile. */
+  private void profileScript(IterationScript s, KernelPath body, KernelPath ret, long done) {
+    profile.countFastForwarded(body, done * s.bodyOps);
+    profile.countFastForwarded(ret, done * s.returnOps);
+    for (int i = 0; i < s.called.length; i++) {
+      profile.countFastForwarded(s.called[i], done * s.calledOps[i]);
+    }
   }
 
   /**
@@ -516,6 +528,16 @@ final class FastForward {
     c.exitedLoopIterations = 0;
     c.steps += done * (s.steps + 1) + s.stepsAt[i] + phase;
     ops += done * s.operations + s.operationsAt[i] + phase;
+    if (profile != null) {
+      profileScript(s, f.path, ret, done);
+      // this iteration's: the body's up to its fault, every called path (all come before the
+      // return), the return's so far
+      profile.countFastForwarded(f.path, s.bodyPc[i]);
+      profile.countFastForwarded(ret, phase + 1);
+      for (int j = 0; j < s.called.length; j++) {
+        profile.countFastForwarded(s.called[j], s.calledOps[j]);
+      }
+    }
   }
 
   /**

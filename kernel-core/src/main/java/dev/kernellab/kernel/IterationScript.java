@@ -20,8 +20,8 @@ final class IterationScript {
    * a fixed length, bookkeeping effects (KernelPath.Builder.bookkeeping), plain spin_lock and
    * spin_unlock (no nesting), calls of functions of the same, loops whose count is drawn and
    * comes out 0 (__alloc_pages' wake-up of kswapd: at most one such draw, the iteration's only
-   * one), and page faults whose handler is of the same, returning to user mode through
-   * ret_from_exception. No path here declares a cause, so the cause the CPU's frames declare
+   * one), and one page fault whose handler is of the same, returning to user mode through
+   * ret_from_exception, with no call after it. No path here declares a cause, so the cause the CPU's frames declare
    * is the body frame's throughout, as the anatomy reads it.
    *
    * Why a run of its iterations is exact. Inside the inline window only this CPU acts. An
@@ -72,6 +72,12 @@ final class IterationScript {
   final long segments; // its computes longer than 0
   final long steps; // the interpreter's steps it takes, its body's end not included
   final long operations; // the operations the runner counts for it
+  // of those, by path, for the operation profile: the body's own, ret_from_exception's, and
+  // each called path's (calledOps[i] of called[i])
+  final long bodyOps;
+  final long returnOps;
+  final KernelPath[] called;
+  final long[] calledOps;
 
   private IterationScript(Flattening f) {
     int n = f.code.size();
@@ -103,6 +109,13 @@ final class IterationScript {
     segments = s;
     steps = f.steps;
     operations = f.operations;
+    bodyOps = f.bodyOps;
+    returnOps = f.returnOps;
+    called = f.called.toArray(new KernelPath[0]);
+    calledOps = new long[called.length];
+    for (int i = 0; i < called.length; i++) {
+      calledOps[i] = f.calledOps.get(i);
+    }
   }
 
   /** The script of a loop body of {@code ops}, or null if it has none (see the overview). */
@@ -134,6 +147,25 @@ final class IterationScript {
     int faults;
     long steps;
     long operations;
+    long bodyOps;
+    long returnOps;
+    final List<KernelPath> called = new ArrayList<>();
+    final List<Long> calledOps = new ArrayList<>();
+
+    private void counted(KernelPath path) {
+      operations++;
+      if (path == null) {
+        bodyOps++;
+        return;
+      }
+      int i = called.indexOf(path);
+      if (i < 0) {
+        called.add(path);
+        calledOps.add(1L);
+      } else {
+        calledOps.set(i, calledOps.get(i) + 1);
+      }
+    }
 
     private void put(byte c, long length, Object w, KernelPath p) {
       put(c, length, w, p, -1);
@@ -157,7 +189,7 @@ final class IterationScript {
       for (int pc = 0; pc < ops.length; pc++) {
         Op op = ops[pc];
         steps++;
-        operations++;
+        counted(path);
         if (op instanceof FlowOps.Compute c) {
           if (!(c.length instanceof Distribution.Fixed fixed)) {
             return false;
@@ -186,7 +218,7 @@ final class IterationScript {
           held = null;
           put(UNLOCK, 0, r.lock, null);
         } else if (op instanceof FlowOps.Call call) {
-          if (!callable(call.target)) {
+          if (!callable(call.target) || path == null && faults > 0) {
             return false;
           }
           if (!add(call.target.ops(), call.target, false)) {
@@ -199,7 +231,9 @@ final class IterationScript {
           }
           draw = loop; // its count is drawn at the iteration's start and must come out 0
         } else if (op instanceof TaskOps.Fault fault) {
-          if (!user || path != null || !callable(fault.handler)) {
+          // one fault, with every call before its return: a stop inside the return (the
+          // runner's stopInReturn) has then run every called path whole
+          if (!user || path != null || faults > 0 || !callable(fault.handler)) {
             return false;
           }
           faults++;
@@ -209,9 +243,11 @@ final class IterationScript {
           steps++; // the handler's frame ends
           steps++; // ret_from_exception's decision
           operations++;
+          returnOps++;
           put(EXCEPTION_RETURN, 0, null, null, pc + 1);
           steps += 2; // iret, then its frame ends
           operations++;
+          returnOps++;
         } else {
           return false;
         }

@@ -34,10 +34,10 @@ class FastForwardProperties {
 
   /** What a run gives. */
   record Outcome(long digest, long traced, List<Long> records, String locks, long events, long computeNs, long ops,
-      long fastForwarded, long steps, long scripted) {
+      long fastForwarded, long steps, long scripted, java.util.Map<String, Long> byPath) {
     Outcome(long digest, long traced, List<Long> records, String locks, long events, long computeNs, long ops,
         long fastForwarded) {
-      this(digest, traced, records, locks, events, computeNs, ops, fastForwarded, 0, 0);
+      this(digest, traced, records, locks, events, computeNs, ops, fastForwarded, 0, 0, java.util.Map.of());
     }
   }
 
@@ -308,6 +308,7 @@ class FastForwardProperties {
           assertThat(on.computeNs()).isEqualTo(off.computeNs());
           assertThat(on.ops() + on.fastForwarded()).isEqualTo(off.ops());
           assertThat(on.steps()).isEqualTo(off.steps());
+          assertThat(on.byPath()).isEqualTo(off.byPath());
           scripted[0] += on.scripted();
         });
     assertThat(scripted[0]).as("iterations run from a script").isPositive();
@@ -425,12 +426,22 @@ class FastForwardProperties {
     }
     Kernel k = b.build();
     k.setFastForward(fastForward);
+    k.profileOperations();
     java.util.SplittableRandom irqs = new java.util.SplittableRandom(seed);
     for (int i = 0; i < 40; i++) {
       k.machine().simulation().schedule(
           new Event("dev.assert" + i, now -> k.machine().ioApic().assertLine(Rtc.IRQ)), irqs.nextLong(1, 40_000_000));
     }
     k.run(40_000_000);
+    // each path's operations, whoever ran them
+    java.util.Map<String, Long> byPath = new java.util.TreeMap<>();
+    OperationProfile profile = k.operationProfile();
+    for (OperationProfile.Count n : profile.byPath()) {
+      byPath.merge(n.name(), n.ops(), Long::sum);
+    }
+    for (OperationProfile.Count n : profile.fastForwardedByPath()) {
+      byPath.merge(n.name(), n.ops(), Long::sum);
+    }
     long steps = 0;
     for (int i = 0; i < cpus; i++) {
       steps += k.cpu(i).steps;
@@ -439,7 +450,7 @@ class FastForwardProperties {
         ptl + " " + ptl.acquisitions() + " " + ptl.contentions() + " " + ptl.maxHoldNs() + " " + ptl.totalHoldNs()
             + java.util.Arrays.toString(ptl.holdHistogram()),
         k.eventsFired(), k.machine().cpu(0).computeNs(), k.opsExecuted(), k.opsFastForwarded(), steps,
-        k.interpreter.fastForward.scriptedIterations());
+        k.interpreter.fastForward.scriptedIterations(), byPath);
   }
 
   private static void check(org.quicktheories.core.Gen<List<Integer>> bodies) {
