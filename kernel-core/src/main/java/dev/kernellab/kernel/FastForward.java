@@ -117,15 +117,17 @@ final class FastForward {
 
   /**
    * The plan of a loop body (one code per operation), or null if the loop is interpreted: see
-   * the implementation overview for which bodies qualify.
+   * the implementation overview for which bodies qualify. {@code scripted}: the body has an
+   * {@link IterationScript}, whose iterations take time even with no compute of the body's own
+   * (a page-touch loop of faults alone).
    */
-  static byte[] bodyPlan(Op[] ops, Site site) {
+  static byte[] bodyPlan(Op[] ops, Site site, boolean scripted) {
     if (site == null || ops.length == 0) {
       return null;
     }
     byte[] plan = straight(ops);
-    if (plan == null) {
-      return null;
+    if (plan == null || scripted) {
+      return plan;
     }
     for (byte code : plan) {
       if (code == COMPUTE) {
@@ -671,12 +673,17 @@ final class FastForward {
         }
         continue;
       }
-      if (c.irqsOffLoopTracers != 0 && !c.cpu.interruptsEnabled()) {
-        return false; // a tracer wants this exit: the interpreter ends the loop
-      }
       interpreter.countStep(c); // the loop ends: its body's frame is popped
       c.exitedLoopIterations = b.iteration + 1;
+      KernelPath exited = b.path;
+      boolean entered = b.entered;
       ctx.pop();
+      if (entered && c.tracesPathExit(exited)) {
+        // a tracer wants the end of a loop run with interrupts off (the anatomy's count of an
+        // interrupts-off stretch's iterations), told as the interpreter tells it, after the pop
+        k.tracer.pathExit(k.now(), c.id, exited);
+        return !detailWanted(c);
+      }
       return true;
     }
   }

@@ -61,13 +61,13 @@ public final class KernelPath implements PathView {
     this.ops = ops;
     this.site = site;
     this.cause = cause;
+    this.fastForwardScript = IterationScript.of(ops, site, user);
     this.fastForwardCall = FastForward.callPlan(ops, site);
-    this.fastForwardBody = FastForward.bodyPlan(ops, site);
+    this.fastForwardBody = FastForward.bodyPlan(ops, site, fastForwardScript != null);
     this.fastForwardHook = FastForward.hookPlan(ops);
     this.fastForwardLengths = FastForward.fixedLengths(ops, fastForwardBody);
     this.fastForwardBulk = FastForward.bulkShape(ops, fastForwardLengths);
     this.fastForwardHookBulk = FastForward.hookBulkShape(ops, fastForwardHook);
-    this.fastForwardScript = IterationScript.of(ops, site, user);
   }
 
   /** Starts a kernel path modelling {@code function} in {@code file}. */

@@ -41,15 +41,27 @@ class FastForwardProperties {
     }
   }
 
-  /** The events every tracer gets (no detail event: none is asked for, so fast-forward may run). */
+  /**
+   * The events every tracer gets, and the ends of loops run with interrupts off, as the latency
+   * anatomy asks for them (no other detail event: none is asked for, so fast-forward may run).
+   */
   static final class Coarse implements Tracer {
     final Digest digest = new Digest();
+    Kernel kernel;
 
     @Override
     public void interest(dev.kernellab.kernel.spi.TraceInterest mine) {
       for (dev.kernellab.kernel.spi.TraceInterest.Detail d : dev.kernellab.kernel.spi.TraceInterest.Detail.values()) {
-        mine.dropEverywhere(d);
+        if (d != dev.kernellab.kernel.spi.TraceInterest.Detail.LOOP_EXITS_IRQS_OFF) {
+          mine.dropEverywhere(d);
+        }
       }
+    }
+
+    @Override
+    public void pathExit(long now, int cpu, dev.kernellab.kernel.spi.PathView path) {
+      digest.add("exit", now, cpu, path.function(), path.site() == null ? "" : path.site().key(),
+          kernel.cpu(cpu).exitedLoopIterations(), kernel.cpu(cpu).interruptsEnabled());
     }
 
     @Override
@@ -194,7 +206,17 @@ class FastForwardProperties {
               case 9 -> {
                 switch ((int) (arg % 3)) {
                   case 0 -> body.preemptDisable().compute(US).preemptEnable();
-                  case 1 -> body.localIrqDisable().compute(3 * US).localIrqEnable();
+                  case 1 -> {
+                    if (arg % 2 == 0) {
+                      body.localIrqDisable().compute(3 * US).localIrqEnable();
+                    } else {
+                      // a loop that ends with interrupts off: its end is told to the tracer
+                      body.localIrqDisable()
+                          .loop(new Site("test/ff.c", "walk_call", "off" + inner[0]++), Distribution.uniform(0, 3),
+                              in -> in.compute(arg * US).compute(US)) // two: no batch of one compute
+                          .localIrqEnable();
+                    }
+                  }
                   default -> body.spinLockIrqSave(irqLock).compute(2 * US).spinUnlockIrqRestore(irqLock)
                       .localBhDisable().compute(US).localBhEnable();
                 }
@@ -239,6 +261,7 @@ class FastForwardProperties {
       b.patch(breaks ? SiteHookPatch.lockBreak(WALK, outer) : SiteHookPatch.condResched(WALK));
     }
     Kernel k = b.build();
+    coarse.kernel = k;
     k.setFastForward(fastForward);
     java.util.SplittableRandom irqs = new java.util.SplittableRandom(loadSeed);
     for (int i = 0; i < 40; i++) {
@@ -406,7 +429,12 @@ class FastForwardProperties {
     KernelPath handler = hb.build();
     KernelPath toucher = KernelPath.userProgram("toucher")
         .loop("rounds", Long.MAX_VALUE, p -> p.syscall(KernelPath.path("test/ff.c", "test_mmap").compute(2 * US).build())
-            .loop("touch", pages, t -> t.pageFault(handler).compute(userNs)))
+            .loop("touch", pages, t -> {
+              t.pageFault(handler);
+              if (userNs > 0) {
+                t.compute(userNs); // else a loop of faults alone, as crashme's
+              }
+            }))
         .build();
     KernelPath sleeper = KernelPath.userProgram("sleeper")
         .loop("naps", Long.MAX_VALUE, p -> p.syscall(KernelPath.path("test/ff.c", "nap")
