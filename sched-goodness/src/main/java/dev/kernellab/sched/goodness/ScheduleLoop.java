@@ -34,7 +34,8 @@ final class ScheduleLoop {
    *      cpus_runnable mark, and (SMP, __schedule_tail) if prev is still runnable and did not
    *      yield it was preempted: reschedule_idle(prev) looks for another CPU for it.
    *
-   * costNs(cpu) runs step 2 without changing anything to learn whether step 3 will happen, and
+   * costNs(cpu) asks step 2's question without changing anything, to learn whether step 3 will
+   * happen (recalculationComing: the walk ends at the first task of positive goodness), and
    * prices the loads that steps 2-3 make (GoodnessTunables).
    */
 
@@ -135,6 +136,25 @@ final class ScheduleLoop {
     return next;
   }
 
+  /**
+   * Whether {@link #select} would find a best goodness of exactly 0 (the epoch's end), without
+   * finding the task: the walk stops at the first candidate of positive goodness, which rules
+   * it out (usually the list's first task, where select() walks it all).
+   */
+  private boolean recalculationComing(int cpu, GoodnessEntity leaving) {
+    int c = NO_CANDIDATE_GOODNESS;
+    for (GoodnessEntity e = runqueue.first(); e != null; e = e.next) {
+      if (e != leaving && e.canSchedule(cpu)) {
+        int weight = Goodness.goodness(e.task(), cpu, data.activeMm(cpu), smp);
+        if (weight > 0) {
+          return false;
+        }
+        c = Math.max(c, weight);
+      }
+    }
+    return c == 0;
+  }
+
   /** The epoch recalculation: every task, runnable or not; idle tasks keep cpu_idle()'s -100. */
   private void recalculate() {
     recalculations++;
@@ -166,8 +186,7 @@ final class ScheduleLoop {
     if (unlocked && priced && pricedCpu == cpu && pricedAt == host.now()) {
       recalculation = pricedRecalculation;
     } else {
-      select(cpu, prevLeaves ? pe : null);
-      recalculation = bestWeight == 0;
+      recalculation = recalculationComing(cpu, prevLeaves ? pe : null);
     }
     priced = !unlocked;
     pricedCpu = cpu;
