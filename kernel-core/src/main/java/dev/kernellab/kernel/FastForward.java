@@ -37,7 +37,7 @@ final class FastForward {
    * unlock_kernel), the interrupt flag, preempt count and bottom-half operations, cond_resched,
    * a lock break, an effect, might_sleep or a site point, or a call (or a guarded call) of a
    * function whose operations are all of these, with at least one compute (an iteration takes
-   * time); a site hook whose operations are compute of a fixed length, cond_resched or a lock
+   * time) or an IterationScript (whose computes, in a fault's handler, take it); a site hook whose operations are compute of a fixed length, cond_resched or a lock
    * break (the patches' reschedule points). A loop inside is entered as the interpreter enters
    * it (its count drawn or worked out) and run the same way if its body qualifies; else the
    * runner stops there. A page fault whose handler qualifies as a called function is run as
@@ -80,6 +80,8 @@ final class FastForward {
   private boolean on = switchedOn(System.getProperty("kernellab.fastForward"));
   private long ops; // operations run by the runner (not counted in Interpreter.opsExecuted)
   private long scripted; // iterations run from an IterationScript
+  private final long[] stops = new long[2]; // scripts stopped in ret_from_exception's cli, iret
+  private long forced; // draws of a script left for the loop to take
   OperationProfile.Counter profile; // the interpreter's, while it profiles; else null
 
   /** {@code -Dkernellab.fastForward}: unset or true is on, false is off, anything else refused. */
@@ -113,6 +115,16 @@ final class FastForward {
   /** Iterations run from a loop body's {@link IterationScript}, for tests. */
   long scriptedIterations() {
     return scripted;
+  }
+
+  /** Scripts stopped by a tracer in ret_from_exception's cli (0) or iret (1), for tests. */
+  long scriptStops(int phase) {
+    return stops[phase];
+  }
+
+  /** Draws of a script that came out other than 0, left for the loop to take, for tests. */
+  long forcedCounts() {
+    return forced;
   }
 
   /**
@@ -280,8 +292,8 @@ final class FastForward {
 
   /**
    * True if a tracer wants per-operation detail on {@code c} now: paths, locks, the preempt
-   * count. (The exits of loop bodies with interrupts off do not stop it: the runner never ends
-   * a loop body's frame, and a hook is no loop body.)
+   * count. (The exits of loop bodies with interrupts off do not stop it: runLoop tells a tracer
+   * of a nested loop's end as the interpreter does, and a hook is no loop body.)
    */
   private static boolean detailWanted(KernelCpu c) {
     return c.detailTracers != 0;
@@ -317,7 +329,15 @@ final class FastForward {
       }
       first = false;
       bulk(c, ctx, f, plan);
-      if (!script(c, ctx, f) || !iterate(c, ctx, f, plan)) {
+      if (!script(c, ctx, f)) {
+        return true;
+      }
+      boolean atEnd = iterate(c, ctx, f, plan);
+      if (c.forcedLoop != null) {
+        // iterate() runs straight to the drawn loop: nothing before it in the iteration can stop it
+        throw new IllegalStateException("fast-forward: a drawn count of " + c.forcedLoop + " was not taken");
+      }
+      if (!atEnd) {
         return true;
       }
     }
@@ -435,6 +455,7 @@ final class FastForward {
     if (ret.size() != 1 || !(ret.op(0) instanceof TaskOps.ExceptionReturn er) || !er.toUser) {
       return true;
     }
+    int end = f.pc; // the body's end, where each iteration ends
     java.util.SplittableRandom random = c.random(ctx);
     long done = 0;
     while (done < n) {
@@ -442,6 +463,7 @@ final class FastForward {
         long count = s.draw.count.sample(random);
         if (count != 0) {
           c.forceLoopCount(s.draw, ctx, count); // the loop takes it when iterate() runs it
+          forced++;
           break;
         }
       }
@@ -467,17 +489,29 @@ final class FastForward {
             c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET, ctx);
           }
           case IterationScript.EFFECT -> ((FlowOps.Effect) s.what[i]).action.run(c);
-          default -> { // EXCEPTION_RETURN: cli, need_resched clear, iret with the flag the fault saved (on)
-            c.irqDisable(ret);
+          default -> {
+            // EXCEPTION_RETURN, on its own frame above the body's as the interpreter has them
+            // (a tracer told of its cli and iret reads the CPU's running path, user mode and
+            // declared cause): cli, need_resched clear, then iret with the flag the fault saved
+            f.pc = s.bodyPc[i];
+            ctx.saveIrqFlag(true);
+            ExecContext.Frame g = ctx.push(ret, false);
+            g.entered = true;
+            c.irqDisable(ctx);
+            g.phase = 1;
             if (detailWanted(c)) {
-              stopInReturn(c, ctx, f, s, i, done, 0, ret);
+              stopInReturn(c, f, s, i, done, 0, ret);
               return false;
             }
-            c.irqEnable(ret);
+            c.irqRestoreSaved(ctx);
+            c.irqEnable(ctx);
+            g.advance();
             if (detailWanted(c)) {
-              stopInReturn(c, ctx, f, s, i, done, 1, ret);
+              stopInReturn(c, f, s, i, done, 1, ret);
               return false;
             }
+            ctx.pop();
+            f.pc = end;
           }
         }
       }
@@ -485,7 +519,9 @@ final class FastForward {
     }
     scripted += done;
     if (done > 0) {
-      c.exitedLoopIterations = 0;
+      if (s.popsFrames) {
+        c.exitedLoopIterations = 0; // what the last frame popped leaves there, as it does op by op
+      }
       // each iteration's steps and its body's end (the step iterate's caller counts for it)
       c.steps += done * (s.steps + 1);
       ops += done * s.operations;
@@ -507,26 +543,14 @@ final class FastForward {
 
   /**
    * A tracer told of ret_from_exception's cli ({@code phase} 0) or iret (1) in primitive
-   * {@code i} of an iteration of {@code s} asked for detail: the frames as the runner leaves
-   * them after that operation, the body's after its fault and ret_from_exception's above it,
-   * with the steps and operations so far.
+   * {@code i} of an iteration of {@code s} asked for detail: the frames are already as the
+   * runner leaves them after that operation (the body's after its fault, ret_from_exception's
+   * above it); the steps and operations so far are counted.
    */
-  private void stopInReturn(KernelCpu c, ExecContext ctx, ExecContext.Frame f, IterationScript s, int i, long done,
-      int phase, KernelPath ret) {
+  private void stopInReturn(KernelCpu c, ExecContext.Frame f, IterationScript s, int i, long done, int phase,
+      KernelPath ret) {
     scripted += done;
-    f.pc = s.bodyPc[i];
-    f.phase = 0;
-    f.entered = true;
-    if (phase == 0) {
-      ctx.saveIrqFlag(true); // the fault's, which iret restores
-    }
-    ExecContext.Frame g = ctx.push(ret, false);
-    g.entered = true;
-    if (phase == 0) {
-      g.phase = 1;
-    } else {
-      g.pc = 1;
-    }
+    stops[phase]++;
     c.exitedLoopIterations = 0;
     c.steps += done * (s.steps + 1) + s.stepsAt[i] + phase;
     ops += done * s.operations + s.operationsAt[i] + phase;

@@ -68,6 +68,7 @@ final class IterationScript {
   final long[] operationsAt;
   final SpinLock[] locks; // every lock taken, to check each is free
   final FlowOps.Loop draw; // the loop whose count is drawn, or null
+  final boolean popsFrames; // a fault or a call: an iteration ends with a frame popped
   final long iterationNs; // the iteration's compute time
   final long segments; // its computes longer than 0
   final long steps; // the interpreter's steps it takes, its body's end not included
@@ -99,6 +100,7 @@ final class IterationScript {
     }
     locks = f.locks.toArray(new SpinLock[0]);
     draw = f.draw;
+    popsFrames = f.faults > 0 || f.calls > 0;
     long t = 0;
     long s = 0;
     for (long l : ns) {
@@ -145,6 +147,8 @@ final class IterationScript {
     SpinLock held;
     int depth; // locks held: 0 or 1
     int faults;
+    int calls;
+    int effects;
     long steps;
     long operations;
     long bodyOps;
@@ -199,6 +203,7 @@ final class IterationScript {
           if (!e.bookkeeping) {
             return false;
           }
+          effects++;
           put(EFFECT, 0, e, null);
         } else if (op instanceof LockOps.Acquire a) {
           if (a.form != LockOps.Form.PLAIN || a.read || a.lock.isReaderWriter() || depth != 0 || path == null) {
@@ -221,15 +226,21 @@ final class IterationScript {
           if (!callable(call.target) || path == null && faults > 0) {
             return false;
           }
+          calls++;
           if (!add(call.target.ops(), call.target, false)) {
             return false;
           }
           steps++; // its frame ends
         } else if (op instanceof FlowOps.Loop loop) {
-          if (loop.count == null || loop.whileCondition != null || draw != null) {
+          // drawn at the iteration's start, so no effect may come before it (a bookkeeping
+          // action draws nothing, but the draw must be the iteration's first use of the stream
+          // all the same) and it comes before the fault's return, where a tracer may stop the
+          // script with the iteration's draw made
+          if (loop.count == null || loop.whileCondition != null || draw != null || effects > 0
+              || path == null && faults > 0) {
             return false;
           }
-          draw = loop; // its count is drawn at the iteration's start and must come out 0
+          draw = loop; // its count must come out 0
         } else if (op instanceof TaskOps.Fault fault) {
           // one fault, with every call before its return: a stop inside the return (the
           // runner's stopInReturn) has then run every called path whole

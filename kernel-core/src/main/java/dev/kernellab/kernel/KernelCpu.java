@@ -325,28 +325,18 @@ public final class KernelCpu implements CpuView {
   }
 
   void irqDisable(ExecContext ctx) {
-    irqDisable(ctx.currentPath());
-  }
-
-  /** {@link #irqDisable(ExecContext)} in {@code path}, which tracers are told of. */
-  void irqDisable(KernelPath path) {
     if (cpu.interruptsEnabled()) {
       irqsOffSinceNs = kernel.now();
       if (kernel.tracer != null) {
-        kernel.tracer.irqsOff(kernel.now(), id, path);
+        kernel.tracer.irqsOff(kernel.now(), id, ctx.currentPath());
       }
     }
     cpu.cli();
   }
 
   void irqEnable(ExecContext ctx) {
-    irqEnable(ctx.currentPath());
-  }
-
-  /** {@link #irqEnable(ExecContext)} in {@code path}, which tracers are told of. */
-  void irqEnable(KernelPath path) {
     if (!cpu.interruptsEnabled() && kernel.tracer != null) {
-      kernel.tracer.irqsOn(kernel.now(), id, path, kernel.now() - irqsOffSinceNs);
+      kernel.tracer.irqsOn(kernel.now(), id, ctx.currentPath(), kernel.now() - irqsOffSinceNs);
     }
     cpu.sti();
   }

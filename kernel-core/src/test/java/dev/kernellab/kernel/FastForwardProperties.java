@@ -34,10 +34,10 @@ class FastForwardProperties {
 
   /** What a run gives. */
   record Outcome(long digest, long traced, List<Long> records, String locks, long events, long computeNs, long ops,
-      long fastForwarded, long steps, long scripted, java.util.Map<String, Long> byPath) {
+      long fastForwarded, long steps, long scripted, java.util.Map<String, Long> byPath, long[] stops) {
     Outcome(long digest, long traced, List<Long> records, String locks, long events, long computeNs, long ops,
         long fastForwarded) {
-      this(digest, traced, records, locks, events, computeNs, ops, fastForwarded, 0, 0, java.util.Map.of());
+      this(digest, traced, records, locks, events, computeNs, ops, fastForwarded, 0, 0, java.util.Map.of(), new long[3]);
     }
   }
 
@@ -317,6 +317,8 @@ class FastForwardProperties {
   @Test
   void touchLoopsRunFromTheirScriptGiveTheSameRunWithFastForwardOnAndOff() {
     long[] scripted = {0};
+    long[] stops = {0, 0};
+    long[] forced = {0};
     qt().withExamples(60).withShrinkCycles(30)
         .forAll(integers().between(0, 1 << 14))
         .checkAssert(seed -> {
@@ -333,17 +335,27 @@ class FastForwardProperties {
           assertThat(on.steps()).isEqualTo(off.steps());
           assertThat(on.byPath()).isEqualTo(off.byPath());
           scripted[0] += on.scripted();
+          stops[0] += on.stops()[0];
+          stops[1] += on.stops()[1];
+          forced[0] += on.stops()[2];
         });
     assertThat(scripted[0]).as("iterations run from a script").isPositive();
+    assertThat(stops[0]).as("scripts stopped by a tracer at ret_from_exception's cli").isPositive();
+    assertThat(stops[1]).as("scripts stopped by a tracer at its iret").isPositive();
+    assertThat(forced[0]).as("draws of a script left for the loop to take").isPositive();
   }
 
-  /** Tells the digest of every irqs-off stretch, and of paths while it wants them. */
+  /**
+   * Tells the digest of every irqs-off stretch with what the CPU shows then (its running path,
+   * user mode, declared cause), and of paths while it wants them.
+   */
   static final class Fickle implements Tracer {
     final Digest digest = new Digest();
     final int every; // asks for paths at every every-th cli or iret it is told of; 0: never
     dev.kernellab.kernel.spi.TraceInterest mine;
+    Kernel kernel;
     long told;
-    boolean wanting;
+    final boolean[] wanting = new boolean[2]; // per CPU
 
     Fickle(int every) {
       this.every = every;
@@ -361,24 +373,30 @@ class FastForwardProperties {
       if (every == 0) {
         return;
       }
-      if (wanting) {
+      if (wanting[cpu]) {
         mine.drop(dev.kernellab.kernel.spi.TraceInterest.Detail.PATHS, cpu);
-        wanting = false;
+        wanting[cpu] = false;
       } else if (++told % every == 0) {
         mine.want(dev.kernellab.kernel.spi.TraceInterest.Detail.PATHS, cpu);
-        wanting = true;
+        wanting[cpu] = true;
       }
+    }
+
+    private Object[] shown(int cpu) {
+      KernelCpu c = kernel.cpu(cpu);
+      KernelPath running = c.runningPath();
+      return new Object[] {running == null ? "" : running.function(), c.inUserMode(), String.valueOf(c.declaredCause())};
     }
 
     @Override
     public void irqsOff(long now, int cpu, dev.kernellab.kernel.spi.PathView path) {
-      digest.add("cli", now, cpu, path.function());
+      digest.add("cli", now, cpu, path.function(), shown(cpu));
       maybe(cpu);
     }
 
     @Override
     public void irqsOn(long now, int cpu, dev.kernellab.kernel.spi.PathView path, long lengthNs) {
-      digest.add("sti", now, cpu, path.function(), lengthNs);
+      digest.add("sti", now, cpu, path.function(), lengthNs, shown(cpu));
       maybe(cpu);
     }
 
@@ -412,6 +430,7 @@ class FastForwardProperties {
     long userNs = new long[] {0, 300, 1_000, 4_000}[(seed >>> 4) & 3];
     int fickle = new int[] {0, 0, 7, 50}[(seed >>> 6) & 3];
     long pages = 1 + (seed >>> 8) % 3_000;
+    long heldNs = (seed & 0x2000) == 0 ? 0 : 600; // time under the lock: the second toucher contends
     WaitQueue nobody = new WaitQueue("test_nobody");
     KernelPath alloc = KernelPath.path("test/ff.c", "test_alloc_pages")
         .loop(new Site("test/ff.c", "test_alloc_pages", "wakeup"),
@@ -421,6 +440,9 @@ class FastForwardProperties {
     KernelPath.Builder hb = KernelPath.path("test/ff.c", "test_anonymous_page").call(alloc).compute(700);
     if (locked) {
       hb.spinLock(ptl);
+    }
+    if (heldNs > 0) {
+      hb.compute(heldNs);
     }
     hb.bookkeeping("count", c -> records.add(c.loopIndex() * 29 + c.current().pid()));
     if (locked) {
@@ -453,6 +475,7 @@ class FastForwardProperties {
       b.task(TaskSpec.user("toucher2", toucher));
     }
     Kernel k = b.build();
+    tracer.kernel = k;
     k.setFastForward(fastForward);
     k.profileOperations();
     java.util.SplittableRandom irqs = new java.util.SplittableRandom(seed);
@@ -471,14 +494,17 @@ class FastForwardProperties {
       byPath.merge(n.name(), n.ops(), Long::sum);
     }
     long steps = 0;
+    long computeNs = 0;
     for (int i = 0; i < cpus; i++) {
       steps += k.cpu(i).steps;
+      computeNs = computeNs * 31 + k.machine().cpu(i).computeNs();
     }
+    FastForward ff = k.interpreter.fastForward;
     return new Outcome(tracer.digest.digest(), tracer.digest.events(), records,
         ptl + " " + ptl.acquisitions() + " " + ptl.contentions() + " " + ptl.maxHoldNs() + " " + ptl.totalHoldNs()
-            + java.util.Arrays.toString(ptl.holdHistogram()),
-        k.eventsFired(), k.machine().cpu(0).computeNs(), k.opsExecuted(), k.opsFastForwarded(), steps,
-        k.interpreter.fastForward.scriptedIterations(), byPath);
+            + java.util.Arrays.toString(ptl.holdHistogram()) + " " + ptl.maxHoldPath(),
+        k.eventsFired(), computeNs, k.opsExecuted(), k.opsFastForwarded(), steps, ff.scriptedIterations(), byPath,
+        new long[] {ff.scriptStops(0), ff.scriptStops(1), ff.forcedCounts()});
   }
 
   private static void check(org.quicktheories.core.Gen<List<Integer>> bodies) {

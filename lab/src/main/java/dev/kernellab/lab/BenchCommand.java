@@ -86,13 +86,17 @@ final class BenchCommand implements Callable<Integer> {
   /*
    * Why a wall-time floor: the JIT compiles the interpreter's loop and the operations over the
    * first seconds of wall time, and a run measured before it is done is slower by as much as
-   * it likes. Measured on this 2-core VM at c4f9a02: idle under preempt+lowlat after one 10 s
-   * warm-up run (about 50 ms of wall time) ran at 88-121x in four fresh JVMs, and at 290-300x
-   * after 3 min of simulated warm-up.
+   * it likes. Measured on this 2-core VM at c4f9a02, each in a fresh JVM: idle under
+   * preempt+lowlat after one 10 s warm-up run (about 50 ms of wall time) ran at 88-121x in four
+   * runs, and at 290-300x after 3 min simulated (0.6 s of wall time); stress under
+   * preempt+lowlat ran at 65-69x after 2 min simulated (about 2 s), as after 5 min. 5 s is
+   * over twice the longest of those, and is paid again before each workload and configuration,
+   * whose operations the JIT has not yet seen together.
    */
   @Option(names = "--warmup-wall", defaultValue = "5s", paramLabel = "TIME",
       description = "Wall time the warm-up runs before each measured run take at least: they are repeated "
-          + "until then, so that the JIT has compiled what the run measures. Default: ${DEFAULT-VALUE}.")
+          + "until then, so that the JIT has compiled what the run measures; 0 for one warm-up run. "
+          + "Default: ${DEFAULT-VALUE}.")
   String warmupWall;
 
   /** One measured run. */
@@ -143,7 +147,8 @@ final class BenchCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     long durationNs = Durations.parseOption("--duration", duration);
     long warmupNs = Durations.parseOption("--warmup", warmup);
-    long warmupWallNs = Durations.parseOption("--warmup-wall", warmupWall);
+    long warmupWallNs = warmupWall.strip().matches("0+(\\.0+)?(ns|us|ms|s|min|m|h)?") ? 0
+        : Durations.parseOption("--warmup-wall", warmupWall);
     List<Experiment> es = new ArrayList<>();
     for (String w : workloads) {
       Experiment.option("--workloads", () -> RtAppWorkload.resolve(w.trim()));

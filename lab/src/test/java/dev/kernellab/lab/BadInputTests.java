@@ -169,7 +169,8 @@ class BadInputTests {
     refused("--before sets the window around the worst sample; --all writes the whole run",
         "trace", "--duration", "1h", "--quiet", "--all", "--before", "5ms");
     refused("--warmup: duration '0s' out of range (1 ns .. 11 days)", "bench", "--warmup", "0s");
-    refused("--warmup-wall: duration '0s' out of range (1 ns .. 11 days)", "bench", "--warmup-wall", "0s");
+    refused("--warmup-wall: bad duration '-1s': a number and a unit, e.g. 500ms, 60s, 10m or 10min, 12h",
+        "bench", "--warmup-wall", "-1s");
     refused("--duration: duration '0s' out of range (1 ns .. 11 days)", "compare", "--duration", "0s");
     assertThat(Durations.parse("10min")).isEqualTo(Durations.parse("10m")).isEqualTo(600_000_000_000L);
   }

@@ -277,7 +277,7 @@ class CommandLineTests {
 
   @Test
   void benchReportsTheModelsEventAndOperationRatesAndTheyAreTheSameEveryTime() {
-    Outcome o = run("bench", "--duration", "500ms", "--warmup", "100ms", "--warmup-wall", "1ms", "--configs", "vanilla,lowlat");
+    Outcome o = run("bench", "--duration", "500ms", "--warmup", "100ms", "--warmup-wall", "0s", "--configs", "vanilla,lowlat");
     assertThat(o.code()).as(o.err()).isZero();
     assertThat(o.out()).contains("yardstick: a bare heap of 1024 long keys holds at", "events/sim-s", "ops/sim-s");
     java.util.List<String> rows = o.out().lines().filter(l -> l.startsWith("stress ")).toList();
@@ -306,7 +306,7 @@ class CommandLineTests {
 
   @Test
   void benchOpsCountsEveryOperationOnceAndSplitsTheWallTimeByKind() {
-    Outcome o = run("bench", "--duration", "1s", "--warmup", "100ms", "--warmup-wall", "1ms", "--configs", "preempt+lowlat", "--ops");
+    Outcome o = run("bench", "--duration", "1s", "--warmup", "100ms", "--warmup-wall", "0s", "--configs", "preempt+lowlat", "--ops");
     assertThat(o.code()).as(o.err()).isZero();
     java.util.List<String> lines = o.out().lines().toList();
     int head = lines.indexOf(lines.stream().filter(l -> l.trim().startsWith("operation ")).findFirst().orElseThrow());
