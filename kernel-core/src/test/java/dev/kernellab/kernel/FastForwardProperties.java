@@ -241,33 +241,13 @@ class FastForwardProperties {
         .loop("calls", Long.MAX_VALUE, p -> p.syscall(walk).compute(50 * US)
             .loop("touch", 1 + loadSeed % 40, t -> t.pageFault(fault).compute(US)))
         .build();
-    KernelPath sleeper = KernelPath.userProgram("sleeper")
-        .loop("naps", Long.MAX_VALUE, p -> p.syscall(KernelPath.path("test/ff.c", "nap")
-            .sleepFor(Distribution.uniform(100 * US, 3_000 * US)).build()).compute(20 * US))
-        .build();
-    KernelPath handler = KernelPath.path("drivers/test/dev.c", "dev_interrupt").compute(5 * US).build();
     Coarse coarse = new Coarse();
-    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor().withCpus(cpus), loadSeed)
-        .scheduler(new SimpleRoundRobinScheduler())
-        .requestIrq(Rtc.IRQ, "dev", handler, true)
-        .task(TaskSpec.user("walker", walker))
-        .task(TaskSpec.user("sleeper", sleeper).fifo(50))
-        .debugChecks(new DebugChecks(true, true, true, true, false, true, true))
-        .tracer(coarse);
-    if (cpus > 1) {
-      b.task(TaskSpec.user("walker2", walker));
-    }
-    if (hooked) {
-      b.patch(breaks ? SiteHookPatch.lockBreak(WALK, outer) : SiteHookPatch.condResched(WALK));
-    }
-    Kernel k = b.build();
+    Kernel k = load(cpus, loadSeed, "walker", walker, coarse, fastForward, b -> {
+      if (hooked) {
+        b.patch(breaks ? SiteHookPatch.lockBreak(WALK, outer) : SiteHookPatch.condResched(WALK));
+      }
+    });
     coarse.kernel = k;
-    k.setFastForward(fastForward);
-    java.util.SplittableRandom irqs = new java.util.SplittableRandom(loadSeed);
-    for (int i = 0; i < 40; i++) {
-      k.machine().simulation().schedule(
-          new Event("dev.assert" + i, now -> k.machine().ioApic().assertLine(Rtc.IRQ)), irqs.nextLong(1, 40_000_000));
-    }
     for (long t = 10_000_000; t <= 40_000_000; t += 10_000_000) {
       k.run(t);
     }
@@ -458,31 +438,10 @@ class FastForwardProperties {
               }
             }))
         .build();
-    KernelPath sleeper = KernelPath.userProgram("sleeper")
-        .loop("naps", Long.MAX_VALUE, p -> p.syscall(KernelPath.path("test/ff.c", "nap")
-            .sleepFor(Distribution.uniform(100 * US, 3_000 * US)).build()).compute(20 * US))
-        .build();
-    KernelPath dev = KernelPath.path("drivers/test/dev.c", "dev_interrupt").compute(5 * US).build();
     Fickle tracer = new Fickle(fickle);
-    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor().withCpus(cpus), seed)
-        .scheduler(new SimpleRoundRobinScheduler())
-        .requestIrq(Rtc.IRQ, "dev", dev, true)
-        .task(TaskSpec.user("toucher", toucher))
-        .task(TaskSpec.user("sleeper", sleeper).fifo(50))
-        .debugChecks(new DebugChecks(true, true, true, true, false, true, true))
-        .tracer(tracer);
-    if (cpus > 1) {
-      b.task(TaskSpec.user("toucher2", toucher));
-    }
-    Kernel k = b.build();
+    Kernel k = load(cpus, seed, "toucher", toucher, tracer, fastForward, b -> {});
     tracer.kernel = k;
-    k.setFastForward(fastForward);
     k.profileOperations();
-    java.util.SplittableRandom irqs = new java.util.SplittableRandom(seed);
-    for (int i = 0; i < 40; i++) {
-      k.machine().simulation().schedule(
-          new Event("dev.assert" + i, now -> k.machine().ioApic().assertLine(Rtc.IRQ)), irqs.nextLong(1, 40_000_000));
-    }
     k.run(40_000_000);
     // each path's operations, whoever ran them
     java.util.Map<String, Long> byPath = new java.util.TreeMap<>();
@@ -505,6 +464,39 @@ class FastForwardProperties {
             + java.util.Arrays.toString(ptl.holdHistogram()) + " " + ptl.maxHoldPath(),
         k.eventsFired(), computeNs, k.opsExecuted(), k.opsFastForwarded(), steps, ff.scriptedIterations(), byPath,
         new long[] {ff.scriptStops(0), ff.scriptStops(1), ff.forcedCounts()});
+  }
+
+  /**
+   * A kernel of {@code cpus} CPUs running {@code program} (a second copy on the second CPU) beside
+   * a SCHED_FIFO task that sleeps and wakes, with 40 device interrupts at instants drawn from
+   * {@code seed} in the first 40 ms, traced by {@code tracer}.
+   */
+  private static Kernel load(int cpus, int seed, String name, KernelPath program, Tracer tracer, boolean fastForward,
+      java.util.function.Consumer<KernelBuilder> more) {
+    KernelPath sleeper = KernelPath.userProgram("sleeper")
+        .loop("naps", Long.MAX_VALUE, p -> p.syscall(KernelPath.path("test/ff.c", "nap")
+            .sleepFor(Distribution.uniform(100 * US, 3_000 * US)).build()).compute(20 * US))
+        .build();
+    KernelPath handler = KernelPath.path("drivers/test/dev.c", "dev_interrupt").compute(5 * US).build();
+    KernelBuilder b = new KernelBuilder(MachineSpec.uniprocessor().withCpus(cpus), seed)
+        .scheduler(new SimpleRoundRobinScheduler())
+        .requestIrq(Rtc.IRQ, "dev", handler, true)
+        .task(TaskSpec.user(name, program))
+        .task(TaskSpec.user("sleeper", sleeper).fifo(50))
+        .debugChecks(new DebugChecks(true, true, true, true, false, true, true))
+        .tracer(tracer);
+    if (cpus > 1) {
+      b.task(TaskSpec.user(name + "2", program));
+    }
+    more.accept(b);
+    Kernel k = b.build();
+    k.setFastForward(fastForward);
+    java.util.SplittableRandom irqs = new java.util.SplittableRandom(seed);
+    for (int i = 0; i < 40; i++) {
+      k.machine().simulation().schedule(
+          new Event("dev.assert" + i, now -> k.machine().ioApic().assertLine(Rtc.IRQ)), irqs.nextLong(1, 40_000_000));
+    }
+    return k;
   }
 
   private static void check(org.quicktheories.core.Gen<List<Integer>> bodies) {
