@@ -37,8 +37,9 @@ final class FastForward {
    * unlock_kernel), the interrupt flag, preempt count and bottom-half operations, cond_resched,
    * a lock break, an effect, might_sleep or a site point, or a call (or a guarded call) of a
    * function whose operations are all of these, with at least one compute (an iteration takes
-   * time) or an IterationScript (whose computes, in a fault's handler, take it); a site hook whose operations are compute of a fixed length, cond_resched or a lock
-   * break (the patches' reschedule points). A loop inside is entered as the interpreter enters
+   * time) or an IterationScript (whose computes, in a fault's handler, take it); a site hook
+   * whose operations are compute of a fixed length, cond_resched or a lock break (the patches'
+   * reschedule points). A loop inside is entered as the interpreter enters
    * it (its count drawn or worked out) and run the same way if its body qualifies; else the
    * runner stops there. A page fault whose handler qualifies as a called function is run as
    * the interpreter runs it: the exception's frames pushed, the handler, then ret_from_exception,
