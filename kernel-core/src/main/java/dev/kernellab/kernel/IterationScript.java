@@ -21,8 +21,8 @@ final class IterationScript {
    * spin_unlock (no nesting), calls of functions of the same, loops whose count is drawn and
    * comes out 0 (__alloc_pages' wake-up of kswapd: at most one such draw, the iteration's only
    * one), and one page fault whose handler is of the same, returning to user mode through
-   * ret_from_exception, with no call after it. No path here declares a cause, so the cause the CPU's frames declare
-   * is the body frame's throughout, as the anatomy reads it.
+   * ret_from_exception, with no call after it. No path here declares a cause, so the cause the
+   * CPU's frames declare is the body frame's throughout, as the anatomy reads it.
    *
    * Why a run of its iterations is exact. Inside the inline window only this CPU acts. An
    * iteration starts and ends in the same state: the body's frame at its end, the interrupt
@@ -30,25 +30,31 @@ final class IterationScript {
    * decision its operations take is then the one the last iteration took: a free lock is taken
    * at once (nobody else runs, and the runner checks it is free and nobody spins), the unlock
    * and the effects find the preempt count that did not preempt before (the runner checks
-   * preemptsOnEnable once), ret_from_exception finds need_resched clear, no interrupt becomes
-   * deliverable (no event fires; a bookkeeping effect raises nothing) and no tracer's interest
-   * moves (the runner checks it after each iteration). What differs from one iteration to the
-   * next is the clock, the draw, the lock's statistics, the effects' counts and what tracers
-   * are told; the runner does each of those at its instant, as the interpreter does: a compute
-   * moves the clock and counts its event (Cpu.computeInline), a lock is taken and released with
-   * its statistics and the preempt count moved (SpinLocks.takeFree, SpinLocks.release,
-   * KernelCpu.addPreemptCount), ret_from_exception's cli and iret tell tracers of a stretch with
-   * interrupts off in ret_from_exception's name (KernelCpu.irqDisable, irqEnable), and the
-   * effects run. What it leaves out is what the iteration leaves as it found it: the frames
-   * pushed and popped, the saved interrupt flag, the operations' phases, the checks that pass
-   * again. Its operations and steps are counted as the runner counts them, so the counts and the
-   * soft-lockup guard come out the same.
+   * preemptsOnEnable once), ret_from_exception finds need_resched clear, and no interrupt
+   * becomes deliverable (no event fires; a bookkeeping effect raises nothing). A tracer's
+   * interest moves only in its own callbacks, and the only ones an iteration makes are the
+   * return's cli and iret: the runner looks after each, and where a tracer asked for detail it
+   * stops there, with the frames in place. What differs from one iteration to the next is the
+   * clock, the draw, the lock's statistics, the effects' counts and what tracers are told; the
+   * runner does each of those at its instant, as the interpreter does: a compute moves the
+   * clock and counts its event (Cpu.computeInline), a lock is taken and released with its
+   * statistics and the preempt count moved (SpinLocks.takeFree, SpinLocks.release,
+   * KernelCpu.addPreemptCount), and ret_from_exception runs its cli and iret on its own frame
+   * above the body's, the fault's flag saved, so that a tracer told of them reads the CPU as it
+   * would op by op (KernelCpu.irqDisable, irqRestoreSaved). What it leaves out is what the
+   * iteration leaves as it found it: the handler's and the called paths' frames, the
+   * operations' phases, the checks that pass again. Its operations and steps are counted as
+   * the runner counts them, in one sum: the soft-lockup guard's look at the clock every 4,096
+   * steps may then fall elsewhere, which moves when a stuck CPU would be reported by at most
+   * that many steps, and nothing else.
    *
-   * The draw. The iteration's only draw from the task's stream is the drawn loop's count, so it
-   * can be drawn at the iteration's start: the stream is at the same point. A count other than
-   * 0 ends the run before that iteration, and the loop operation takes that count when it runs
-   * in this context instead of drawing again (KernelCpu.forceLoopCount): the same draw, made
-   * once.
+   * The draw. The iteration's only draw from the task's stream is the drawn loop's count, and
+   * no effect comes before it (a bookkeeping effect draws nothing; the flattening refuses one
+   * before the loop all the same), so it can be drawn at the iteration's start: the stream is at
+   * the same point. A count other than 0 ends the run before that iteration, and the loop
+   * operation takes that count when it runs in this context instead of drawing again
+   * (KernelCpu.forceLoopCount): the same draw, made once. The loop comes before the fault's
+   * return, so a stop there has made the iteration's draw where op by op would have too.
    */
 
   static final byte COMPUTE = 1;
