@@ -30,7 +30,9 @@ final class FastForward {
    * it takes: runFixed (fixed computes, breaks and effects) checks for an interrupt only after
    * an effect, the one operation there that could raise one; bulk (the same with bookkeeping
    * effects only) runs whole iterations as one step, its actions back to back before the clock
-   * moves, which the bookkeeping promise (KernelPath.Builder.bookkeeping) makes unobservable.
+   * moves, which the bookkeeping promise (KernelPath.Builder.bookkeeping) makes unobservable;
+   * and a page-touch loop's iterations are played from their flattened IterationScript (its
+   * overview says why that is exact).
    *
    * Which loops. Decided when a path is built (plan): a loop body whose operations are all
    * compute, spin_lock / spin_unlock in every form (and the rwlock forms, lock_kernel and
@@ -111,6 +113,32 @@ final class FastForward {
 
   long opsRun() {
     return ops;
+  }
+
+  /**
+   * What {@link IterationScript#run} ran: {@code iterations} whole iterations of {@code s},
+   * body {@code body}, and the steps and operations of a part of one stopped in its return.
+   */
+  void scripted(IterationScript s, KernelPath body, KernelPath ret, long iterations, long partOps) {
+    scripted += iterations;
+    ops += iterations * s.operations + partOps;
+    if (profile != null && iterations > 0) {
+      profile.countFastForwarded(body, iterations * s.bodyOps);
+      profile.countFastForwarded(ret, iterations * s.returnOps);
+      for (int i = 0; i < s.called.length; i++) {
+        profile.countFastForwarded(s.called[i], iterations * s.calledOps[i]);
+      }
+    }
+  }
+
+  /** A script stopped in its return's cli (0) or iret (1). */
+  void scriptStopped(int phase) {
+    stops[phase]++;
+  }
+
+  /** A script's draw came out other than 0 and is left for the loop to take. */
+  void drawLeft() {
+    forced++;
   }
 
   /** Iterations run from a loop body's {@link IterationScript}, for tests. */
@@ -296,7 +324,7 @@ final class FastForward {
    * count. (The exits of loop bodies with interrupts off do not stop it: runLoop tells a tracer
    * of a nested loop's end as the interpreter does, and a hook is no loop body.)
    */
-  private static boolean detailWanted(KernelCpu c) {
+  static boolean detailWanted(KernelCpu c) {
     return c.detailTracers != 0;
   }
 
@@ -330,7 +358,7 @@ final class FastForward {
       }
       first = false;
       bulk(c, ctx, f, plan);
-      if (!script(c, ctx, f)) {
+      if (f.path.fastForwardScript() != null && !f.path.fastForwardScript().run(this, k, c, ctx, f)) {
         return true;
       }
       boolean atEnd = iterate(c, ctx, f, plan);
@@ -420,151 +448,6 @@ final class FastForward {
       counted(hook, run * hook.size());
     }
     counted(body, run * body.size());
-  }
-
-  /**
-   * At the end of the body {@code f}, its step counted: the whole iterations that follow and fit
-   * the window, run from the body's {@link IterationScript} (its "Why a run of its iterations is
-   * exact"), leaving at least one iteration to {@link #iterate}. Stops before an iteration whose
-   * draw is not 0, leaving that count for the loop to take. True at a body's end; false where a
-   * tracer asked for detail inside ret_from_exception, with the frames as the runner leaves them
-   * there.
-   */
-  private boolean script(KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
-    IterationScript s = f.path.fastForwardScript();
-    if (s == null || f.iterationsLeft < 2 || f.siteHook != null || !f.user
-        || k.mightSleepHook != null || detailWanted(c) || c.heldCount != 0) {
-      return true;
-    }
-    Cpu cpu = c.cpu;
-    long until = cpu.inlineComputeUntil();
-    if (until == Long.MIN_VALUE) {
-      return true;
-    }
-    long n = Math.min(f.iterationsLeft - 1, (until - k.now()) / s.iterationNs);
-    Task t = c.current;
-    if (n < 1 || t.needResched() || c.preemptsOnEnable(ctx)) {
-      return true;
-    }
-    for (SpinLock lock : s.locks) {
-      if (k.sleeps(lock) || lock.kernel != k || lock.writerCpu >= 0 || lock.readers != 0 || lock.nested != 0
-          || lock.spinnerCount != 0 || lock.sleeper.owner != null || lock.sleeper.waiterCount != 0) {
-        return true;
-      }
-    }
-    KernelPath ret = k.programs.retFromExceptionToUser;
-    if (ret.size() != 1 || !(ret.op(0) instanceof TaskOps.ExceptionReturn er) || !er.toUser) {
-      return true;
-    }
-    int end = f.pc; // the body's end, where each iteration ends
-    java.util.SplittableRandom random = c.random(ctx);
-    long done = 0;
-    while (done < n) {
-      if (s.draw != null) {
-        long count = s.draw.count.sample(random);
-        if (count != 0) {
-          c.forceLoopCount(s.draw, ctx, count); // the loop takes it when iterate() runs it
-          forced++;
-          break;
-        }
-      }
-      f.iteration++;
-      f.iterationsLeft--;
-      byte[] code = s.code;
-      for (int i = 0; i < code.length; i++) {
-        switch (code[i]) {
-          case IterationScript.COMPUTE -> {
-            long ns = s.ns[i];
-            if (ns > 0 && !cpu.computeInline(ns)) {
-              throw new IllegalStateException("fast-forward: an iteration of " + f.path + " did not fit the window");
-            }
-          }
-          case IterationScript.LOCK -> {
-            SpinLock lock = (SpinLock) s.what[i];
-            c.addPreemptCount(PreemptCount.PREEMPT_OFFSET, ctx);
-            k.locks.takeFree(c, lock, s.in[i]);
-            lock.heldForm = LockOps.Form.PLAIN;
-          }
-          case IterationScript.UNLOCK -> {
-            k.locks.release(c, ctx, (SpinLock) s.what[i], false);
-            c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET, ctx);
-          }
-          case IterationScript.EFFECT -> ((FlowOps.Effect) s.what[i]).action.run(c);
-          default -> {
-            // EXCEPTION_RETURN, on its own frame above the body's as the interpreter has them
-            // (a tracer told of its cli and iret reads the CPU's running path, user mode and
-            // declared cause): cli, need_resched clear, then iret with the flag the fault saved
-            f.pc = s.bodyPc[i];
-            ctx.saveIrqFlag(true);
-            ExecContext.Frame g = ctx.push(ret, false);
-            g.entered = true;
-            c.irqDisable(ctx);
-            g.phase = 1;
-            if (detailWanted(c)) {
-              stopInReturn(c, f, s, i, done, 0, ret);
-              return false;
-            }
-            c.irqRestoreSaved(ctx);
-            c.irqEnable(ctx);
-            g.advance();
-            if (detailWanted(c)) {
-              stopInReturn(c, f, s, i, done, 1, ret);
-              return false;
-            }
-            ctx.pop();
-            f.pc = end;
-          }
-        }
-      }
-      done++;
-    }
-    scripted += done;
-    if (done > 0) {
-      if (s.popsFrames) {
-        c.exitedLoopIterations = 0; // what the last frame popped leaves there, as it does op by op
-      }
-      // each iteration's steps and its body's end (the step iterate's caller counts for it)
-      c.steps += done * (s.steps + 1);
-      ops += done * s.operations;
-      if (profile != null) {
-        profileScript(s, f.path, ret, done);
-      }
-    }
-    return true;
-  }
-
-  /** {@code done} iterations of {@code s}, body {@code body}, told to the operation profile. */
-  private void profileScript(IterationScript s, KernelPath body, KernelPath ret, long done) {
-    profile.countFastForwarded(body, done * s.bodyOps);
-    profile.countFastForwarded(ret, done * s.returnOps);
-    for (int i = 0; i < s.called.length; i++) {
-      profile.countFastForwarded(s.called[i], done * s.calledOps[i]);
-    }
-  }
-
-  /**
-   * A tracer told of ret_from_exception's cli ({@code phase} 0) or iret (1) in primitive
-   * {@code i} of an iteration of {@code s} asked for detail: the frames are already as the
-   * runner leaves them after that operation (the body's after its fault, ret_from_exception's
-   * above it); the steps and operations so far are counted.
-   */
-  private void stopInReturn(KernelCpu c, ExecContext.Frame f, IterationScript s, int i, long done, int phase,
-      KernelPath ret) {
-    scripted += done;
-    stops[phase]++;
-    c.exitedLoopIterations = 0;
-    c.steps += done * (s.steps + 1) + s.stepsAt[i] + phase;
-    ops += done * s.operations + s.operationsAt[i] + phase;
-    if (profile != null) {
-      profileScript(s, f.path, ret, done);
-      // this iteration's: the body's up to its fault, every called path (all come before the
-      // return), the return's so far
-      profile.countFastForwarded(f.path, s.bodyPc[i]);
-      profile.countFastForwarded(ret, phase + 1);
-      for (int j = 0; j < s.called.length; j++) {
-        profile.countFastForwarded(s.called[j], s.calledOps[j]);
-      }
-    }
   }
 
   /**

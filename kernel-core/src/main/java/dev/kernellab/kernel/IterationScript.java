@@ -1,7 +1,10 @@
 package dev.kernellab.kernel;
 
+import dev.kernellab.hw.Cpu;
+import dev.kernellab.kernel.spi.Site;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 
 /**
  * One iteration of a user-mode loop body whose page faults take no decision, flattened: the
@@ -126,8 +129,134 @@ final class IterationScript {
     }
   }
 
+  /**
+   * At the end of the body {@code f}, its step counted: the whole iterations that follow and fit
+   * the window, run from this script (the overview's "Why a run of its iterations is exact"),
+   * leaving at least one iteration to the runner's operation-by-operation iterate. Stops before
+   * an iteration whose draw is not 0, leaving that count for the loop to take. True at a body's
+   * end; false where a tracer asked for detail inside ret_from_exception, with the frames as the
+   * runner leaves them there. What it ran is told to {@code ff}.
+   */
+  boolean run(FastForward ff, Kernel k, KernelCpu c, ExecContext ctx, ExecContext.Frame f) {
+    if (f.iterationsLeft < 2 || f.siteHook != null || !f.user || k.mightSleepHook != null
+        || FastForward.detailWanted(c) || c.heldCount != 0) {
+      return true;
+    }
+    Cpu cpu = c.cpu;
+    long until = cpu.inlineComputeUntil();
+    if (until == Long.MIN_VALUE) {
+      return true;
+    }
+    long n = Math.min(f.iterationsLeft - 1, (until - k.now()) / iterationNs);
+    if (n < 1 || c.current.needResched() || c.preemptsOnEnable(ctx)) {
+      return true;
+    }
+    for (SpinLock lock : locks) {
+      if (k.sleeps(lock) || lock.kernel != k || lock.writerCpu >= 0 || lock.readers != 0 || lock.nested != 0
+          || lock.spinnerCount != 0 || lock.sleeper.owner != null || lock.sleeper.waiterCount != 0) {
+        return true;
+      }
+    }
+    KernelPath ret = k.programs.retFromExceptionToUser;
+    if (ret.size() != 1 || !(ret.op(0) instanceof TaskOps.ExceptionReturn er) || !er.toUser) {
+      return true;
+    }
+    int end = f.pc; // the body's end, where each iteration ends
+    SplittableRandom random = c.random(ctx);
+    long done = 0;
+    while (done < n) {
+      if (draw != null) {
+        long count = draw.count.sample(random);
+        if (count != 0) {
+          c.forceLoopCount(draw, ctx, count); // the loop takes it when the next iteration runs it
+          ff.drawLeft();
+          break;
+        }
+      }
+      f.iteration++;
+      f.iterationsLeft--;
+      for (int i = 0; i < code.length; i++) {
+        switch (code[i]) {
+          case COMPUTE -> {
+            if (ns[i] > 0 && !cpu.computeInline(ns[i])) {
+              throw new IllegalStateException("fast-forward: an iteration of " + f.path + " did not fit the window");
+            }
+          }
+          case LOCK -> {
+            SpinLock lock = (SpinLock) what[i];
+            c.addPreemptCount(PreemptCount.PREEMPT_OFFSET, ctx);
+            k.locks.takeFree(c, lock, in[i]);
+            lock.heldForm = LockOps.Form.PLAIN;
+          }
+          case UNLOCK -> {
+            k.locks.release(c, ctx, (SpinLock) what[i], false);
+            c.addPreemptCount(-PreemptCount.PREEMPT_OFFSET, ctx);
+          }
+          case EFFECT -> ((FlowOps.Effect) what[i]).action.run(c);
+          default -> {
+            // EXCEPTION_RETURN, on its own frame above the body's as the interpreter has them
+            // (a tracer told of its cli and iret reads the CPU's running path, user mode and
+            // declared cause): cli, need_resched clear, then iret with the flag the fault saved
+            f.pc = bodyPc[i];
+            ctx.saveIrqFlag(true);
+            ExecContext.Frame g = ctx.push(ret, false);
+            g.entered = true;
+            c.irqDisable(ctx);
+            g.phase = 1;
+            if (FastForward.detailWanted(c)) {
+              stoppedInReturn(ff, c, f, ret, i, done, 0);
+              return false;
+            }
+            c.irqRestoreSaved(ctx);
+            c.irqEnable(ctx);
+            g.advance();
+            if (FastForward.detailWanted(c)) {
+              stoppedInReturn(ff, c, f, ret, i, done, 1);
+              return false;
+            }
+            ctx.pop();
+            f.pc = end;
+          }
+        }
+      }
+      done++;
+    }
+    if (done > 0) {
+      if (popsFrames) {
+        c.exitedLoopIterations = 0; // what the last frame popped leaves there, as it does op by op
+      }
+      // each iteration's steps and its body's end (the step the runner's caller counts for it)
+      c.steps += done * (steps + 1);
+      ff.scripted(this, f.path, ret, done, 0);
+    }
+    return true;
+  }
+
+  /**
+   * A tracer told of ret_from_exception's cli ({@code phase} 0) or iret (1), primitive {@code i}
+   * of the iteration after {@code done} whole ones, asked for detail: the frames are already as
+   * the runner leaves them after that operation (the body's after its fault,
+   * ret_from_exception's above it); the steps and operations so far are counted.
+   */
+  private void stoppedInReturn(FastForward ff, KernelCpu c, ExecContext.Frame f, KernelPath ret, int i, long done,
+      int phase) {
+    ff.scriptStopped(phase);
+    c.exitedLoopIterations = 0;
+    c.steps += done * (steps + 1) + stepsAt[i] + phase;
+    ff.scripted(this, f.path, ret, done, operationsAt[i] + phase);
+    if (ff.profile != null) {
+      // this iteration's: the body's up to its fault, every called path (all come before the
+      // return), the return's so far
+      ff.profile.countFastForwarded(f.path, bodyPc[i]);
+      ff.profile.countFastForwarded(ret, phase + 1);
+      for (int j = 0; j < called.length; j++) {
+        ff.profile.countFastForwarded(called[j], calledOps[j]);
+      }
+    }
+  }
+
   /** The script of a loop body of {@code ops}, or null if it has none (see the overview). */
-  static IterationScript of(Op[] ops, dev.kernellab.kernel.spi.Site site, boolean user) {
+  static IterationScript of(Op[] ops, Site site, boolean user) {
     if (site == null || !user) {
       return null;
     }
