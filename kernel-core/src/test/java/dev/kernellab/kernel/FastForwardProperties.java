@@ -304,14 +304,7 @@ class FastForwardProperties {
         .checkAssert(seed -> {
           Outcome off = touch(seed, false);
           Outcome on = touch(seed, true);
-          assertThat(off.fastForwarded()).isZero();
-          assertThat(on.traced()).isEqualTo(off.traced()).isPositive();
-          assertThat(on.digest()).isEqualTo(off.digest());
-          assertThat(on.records()).isEqualTo(off.records());
-          assertThat(on.locks()).isEqualTo(off.locks());
-          assertThat(on.events()).isEqualTo(off.events());
-          assertThat(on.computeNs()).isEqualTo(off.computeNs());
-          assertThat(on.ops() + on.fastForwarded()).isEqualTo(off.ops());
+          assertSameRun(on, off);
           assertThat(on.steps()).isEqualTo(off.steps());
           assertThat(on.byPath()).isEqualTo(off.byPath());
           scripted[0] += on.scripted();
@@ -499,6 +492,18 @@ class FastForwardProperties {
     return k;
   }
 
+  /** The run with fast-forward {@code on} is the run with it {@code off}, as every tracer and count sees it. */
+  private static void assertSameRun(Outcome on, Outcome off) {
+    assertThat(off.fastForwarded()).isZero();
+    assertThat(on.traced()).isEqualTo(off.traced()).isPositive();
+    assertThat(on.digest()).isEqualTo(off.digest());
+    assertThat(on.records()).isEqualTo(off.records());
+    assertThat(on.locks()).isEqualTo(off.locks());
+    assertThat(on.events()).isEqualTo(off.events());
+    assertThat(on.computeNs()).isEqualTo(off.computeNs());
+    assertThat(on.ops() + on.fastForwarded()).isEqualTo(off.ops());
+  }
+
   private static void check(org.quicktheories.core.Gen<List<Integer>> bodies) {
     long[] fastForwarded = {0};
     qt().withExamples(100).withShrinkCycles(50)
@@ -506,14 +511,7 @@ class FastForwardProperties {
         .checkAssert((tokens, seed) -> {
           Outcome off = run(tokens, seed, false);
           Outcome on = run(tokens, seed, true);
-          assertThat(off.fastForwarded()).isZero();
-          assertThat(on.traced()).isEqualTo(off.traced()).isPositive();
-          assertThat(on.digest()).isEqualTo(off.digest());
-          assertThat(on.records()).isEqualTo(off.records());
-          assertThat(on.locks()).isEqualTo(off.locks());
-          assertThat(on.events()).isEqualTo(off.events());
-          assertThat(on.computeNs()).isEqualTo(off.computeNs());
-          assertThat(on.ops() + on.fastForwarded()).isEqualTo(off.ops());
+          assertSameRun(on, off);
           fastForwarded[0] += on.fastForwarded();
         });
     assertThat(fastForwarded[0]).as("fast-forward ran").isPositive();
