@@ -107,6 +107,5 @@ final class CpuTraceInterest implements TraceInterest {
       case LOCKS -> c.lockTracers += delta;
       case PREEMPT -> c.preemptTracers += delta;
     }
-    c.detailTracers = c.pathTracers + c.lockTracers + c.preemptTracers;
   }
 }

@@ -127,7 +127,6 @@ final class ExecContext {
   /** One activation: a path being executed, or a loop body being iterated. */
   static final class Frame {
     KernelPath path;
-    Op[] ops; // path's operations: one load fewer at every step
     int pc;
     int phase; // step within a multi-step operation
     boolean user;
@@ -147,7 +146,6 @@ final class ExecContext {
 
     void reset(KernelPath p, boolean u) {
       path = p;
-      ops = p.ops();
       pc = 0;
       phase = 0;
       user = u;
@@ -163,7 +161,6 @@ final class ExecContext {
 
     void clear() {
       path = null;
-      ops = null;
       siteHook = null;
       whileCondition = null;
       declared = null;

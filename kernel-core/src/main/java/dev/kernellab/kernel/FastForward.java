@@ -325,7 +325,7 @@ final class FastForward {
    * of a nested loop's end as the interpreter does, and a hook is no loop body.)
    */
   static boolean detailWanted(KernelCpu c) {
-    return c.detailTracers != 0;
+    return (c.pathTracers | c.lockTracers | c.preemptTracers) != 0;
   }
 
   /**

@@ -196,8 +196,7 @@ final class Interpreter implements CpuListener {
           }
           continue;
         }
-        Op[] ops = f.ops;
-        if (f.pc >= ops.length) {
+        if (f.pc >= f.path.size()) {
           frameFinished(c, ctx, f);
           continue;
         }
@@ -211,17 +210,11 @@ final class Interpreter implements CpuListener {
           }
         }
         opsExecuted++;
-        Op op = ops[f.pc];
+        Op op = f.path.op(f.pc);
         if (profile != null) {
           profile.count(op, f.path);
         }
-        if (op instanceof FlowOps.Compute compute) {
-          // the most common operation (12 % of those dispatched under stress, bench --ops), called
-          // without the virtual call that the fifty kinds of the other call site make
-          compute.exec(k, c, ctx, f);
-        } else {
-          op.exec(k, c, ctx, f);
-        }
+        op.exec(k, c, ctx, f);
         if (c.cpu.segment() == Cpu.Segment.COMPUTE) {
           endedInline(c);
         }

@@ -50,8 +50,6 @@ public final class KernelCpu implements CpuView {
   int irqsOffLoopTracers;
   int lockTracers;
   int preemptTracers;
-  // pathTracers + lockTracers + preemptTracers: what FastForward reads before each operation
-  int detailTracers;
   // a loop's count FastForward drew ahead (IterationScript, "The draw"): the loop takes it when it
   // runs in that context instead of drawing; null when none is waiting
   FlowOps.Loop forcedLoop;

@@ -122,7 +122,7 @@ public final class KernelPath implements PathView {
     return ops[i];
   }
 
-  /** The operations themselves, for the interpreter's frames (never changed). */
+  /** The operations themselves, for IterationScript's flattening (never changed). */
   Op[] ops() {
     return ops;
   }
@@ -846,9 +846,9 @@ public final class KernelPath implements PathView {
      * An effect on the model's own counts only: the action reads no clock, no compute time or
      * event count, and of the CPU's frames only the loop's iteration number
      * ({@code KernelCpu.loopIndex}); it draws from no random stream; it wakes, arms, raises,
-     * locks or schedules nothing, throws nothing, and changes nothing that a lock, the scheduler, the preemption model, a tracer or
-     * a lock break's test ({@code CondReschedLock.When}) looks at (a cache's free-object count, a
-     * list's length). Fast-forward may then run a loop's iterations as one step, running these
+     * locks or schedules nothing, throws nothing, and changes nothing that a lock, the
+     * scheduler, the preemption model, a tracer or a lock break's test
+     * ({@code CondReschedLock.When}) looks at (a cache's free-object count, a list's length). Fast-forward may then run a loop's iterations as one step, running these
      * actions back to back before the clock moves ({@code FastForward}); an action that breaks
      * the promise makes the results differ with fast-forward on and off
      * ({@code -Dkernellab.fastForward=false}). Otherwise as {@link #effect}.
