@@ -147,8 +147,7 @@ final class BenchCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     long durationNs = Durations.parseOption("--duration", duration);
     long warmupNs = Durations.parseOption("--warmup", warmup);
-    long warmupWallNs = warmupWall.strip().matches("0+(\\.0+)?(ns|us|ms|s|min|m|h)?") ? 0
-        : Durations.parseOption("--warmup-wall", warmupWall);
+    long warmupWallNs = Durations.parseOptionOrZero("--warmup-wall", warmupWall);
     List<Experiment> es = new ArrayList<>();
     for (String w : workloads) {
       Experiment.option("--workloads", () -> RtAppWorkload.resolve(w.trim()));

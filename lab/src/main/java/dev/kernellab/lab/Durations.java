@@ -24,8 +24,25 @@ final class Durations {
     }
   }
 
+  /**
+   * {@link #parseOption} for a length that may be nothing: 0, with or without a unit, is 0 ns
+   * (a wall-time floor switched off), and the range is 0 to 11 days.
+   */
+  static long parseOptionOrZero(String option, String text) {
+    try {
+      return text != null && text.trim().matches("0+(\\.0+)?") ? 0 : parse(text, 0);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + ": " + e.getMessage());
+    }
+  }
+
   /** Nanoseconds of {@code text}; one clear message if it is not a duration. */
   static long parse(String text) {
+    return parse(text, 1);
+  }
+
+  /** {@link #parse(String)} of a duration of {@code minNs} (0 or 1) to 11 days. */
+  private static long parse(String text, long minNs) {
     Matcher m = text == null ? null : DURATION.matcher(text.trim());
     if (m == null || !m.matches()) {
       throw new IllegalArgumentException(
@@ -41,8 +58,9 @@ final class Durations {
       default -> 3600e9;
     };
     double ns = v * unit;
-    if (ns < 1 || ns > 1e15) {
-      throw new IllegalArgumentException("duration '" + text + "' out of range (1 ns .. 11 days)");
+    if (ns < minNs || ns > 1e15 || ns > 0 && ns < 1) {
+      throw new IllegalArgumentException(
+          "duration '" + text + "' out of range (" + (minNs == 0 ? "0, or " : "") + "1 ns .. 11 days)");
     }
     return (long) ns;
   }
