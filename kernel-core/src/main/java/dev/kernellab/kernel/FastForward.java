@@ -82,6 +82,7 @@ final class FastForward {
   private final Interpreter interpreter;
   private boolean on = switchedOn(System.getProperty("kernellab.fastForward"));
   private long ops; // operations run by the runner (not counted in Interpreter.opsExecuted)
+  private long entered; // loops whose first iteration enter() ran
   private long scripted; // iterations run from an IterationScript
   private final long[] stops = new long[2]; // scripts stopped in ret_from_exception's cli, iret
   private long forced; // draws of a script left for the loop to take
@@ -149,6 +150,11 @@ final class FastForward {
   /** Scripts stopped by a tracer in ret_from_exception's cli (0) or iret (1), for tests. */
   long scriptStops(int phase) {
     return stops[phase];
+  }
+
+  /** Loops whose first iteration the runner took from the interpreter's loop entry, for tests. */
+  long enteredLoops() {
+    return entered;
   }
 
   /** Draws of a script that came out other than 0, left for the loop to take, for tests. */
@@ -369,6 +375,30 @@ final class FastForward {
       if (!atEnd) {
         return true;
       }
+    }
+  }
+
+  /**
+   * Called by the interpreter where a loop operation has just pushed its body's frame {@code b}
+   * (its count drawn, the body's first operation next): runs that first iteration as {@link
+   * #run} runs the following ones, leaving the frames where the interpreter would have them
+   * (at the body's end, whose step then hands the next iterations to run). Without it, a loop
+   * of one to three iterations, the page cache's usual read or write, never reaches the runner.
+   */
+  void enter(KernelCpu c, ExecContext ctx, ExecContext.Frame b) {
+    byte[] plan = b.path.fastForwardBody();
+    if (!on || plan == null || b.whileCondition != null || detailWanted(c)
+        || c.cpu.inlineComputeUntil() == Long.MIN_VALUE
+        || (b.siteHook == null && plan.length == 1 && plan[0] == COMPUTE
+            && ((FlowOps.Compute) b.path.op(0)).length instanceof Distribution.Fixed)) {
+      return; // the interpreter runs it (the last: its own batch of a bare fixed compute)
+    }
+    entered++;
+    long[] lengths = b.path.fastForwardLengths();
+    if (lengths != null) {
+      runFixed(c, ctx, b, plan, lengths);
+    } else {
+      runFrame(c, ctx, b, plan);
     }
   }
 

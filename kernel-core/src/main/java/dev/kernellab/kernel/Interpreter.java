@@ -217,6 +217,8 @@ final class Interpreter implements CpuListener {
         op.exec(k, c, ctx, f);
         if (c.cpu.segment() == Cpu.Segment.COMPUTE) {
           endedInline(c);
+        } else if (op instanceof FlowOps.Loop && ctx.top() != f) {
+          fastForward.enter(c, ctx, ctx.top()); // the loop's first iteration
         }
       }
     } catch (KernelBug e) {

@@ -34,12 +34,7 @@ class FastForwardProperties {
 
   /** What a run gives. */
   record Outcome(long digest, long traced, List<Long> records, String locks, long events, long computeNs, long ops,
-      long fastForwarded, long steps, long scripted, java.util.Map<String, Long> byPath, long[] stops) {
-    Outcome(long digest, long traced, List<Long> records, String locks, long events, long computeNs, long ops,
-        long fastForwarded) {
-      this(digest, traced, records, locks, events, computeNs, ops, fastForwarded, 0, 0, java.util.Map.of(), new long[3]);
-    }
-  }
+      long fastForwarded, long steps, long scripted, java.util.Map<String, Long> byPath, long[] stops) {}
 
   /**
    * The events every tracer gets, and the ends of loops run with interrupts off, as the latency
@@ -257,7 +252,8 @@ class FastForwardProperties {
             + outer.totalHoldNs() + java.util.Arrays.toString(outer.holdHistogram()) + " " + calleeLock.acquisitions() + " "
             + calleeLock.totalHoldNs() + " " + irqLock.acquisitions() + " " + irqLock.totalHoldNs() + " "
             + irqLock.maxHoldNs(),
-        k.eventsFired(), k.machine().cpu(0).computeNs(), k.opsExecuted(), k.opsFastForwarded());
+        k.eventsFired(), k.machine().cpu(0).computeNs(), k.opsExecuted(), k.opsFastForwarded(), 0, 0, java.util.Map.of(),
+        new long[] {0, 0, 0, k.interpreter.fastForward.enteredLoops()});
   }
 
   @Test
@@ -456,7 +452,7 @@ class FastForwardProperties {
         ptl + " " + ptl.acquisitions() + " " + ptl.contentions() + " " + ptl.maxHoldNs() + " " + ptl.totalHoldNs()
             + java.util.Arrays.toString(ptl.holdHistogram()) + " " + ptl.maxHoldPath(),
         k.eventsFired(), computeNs, k.opsExecuted(), k.opsFastForwarded(), steps, ff.scriptedIterations(), byPath,
-        new long[] {ff.scriptStops(0), ff.scriptStops(1), ff.forcedCounts()});
+        new long[] {ff.scriptStops(0), ff.scriptStops(1), ff.forcedCounts(), ff.enteredLoops()});
   }
 
   /**
@@ -505,7 +501,7 @@ class FastForwardProperties {
   }
 
   private static void check(org.quicktheories.core.Gen<List<Integer>> bodies) {
-    long[] fastForwarded = {0};
+    long[] fastForwarded = {0, 0};
     qt().withExamples(100).withShrinkCycles(50)
         .forAll(bodies, integers().between(0, 1 << 12))
         .checkAssert((tokens, seed) -> {
@@ -513,7 +509,9 @@ class FastForwardProperties {
           Outcome on = run(tokens, seed, true);
           assertSameRun(on, off);
           fastForwarded[0] += on.fastForwarded();
+          fastForwarded[1] += on.stops()[3];
         });
     assertThat(fastForwarded[0]).as("fast-forward ran").isPositive();
+    assertThat(fastForwarded[1]).as("loops whose first iteration fast-forward ran").isPositive();
   }
 }
