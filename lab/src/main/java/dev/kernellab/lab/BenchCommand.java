@@ -157,9 +157,11 @@ final class BenchCommand implements Callable<Integer> {
       }
     }
     out.printf(Locale.ROOT,
-        "kernel-lab bench: %s, %d CPU%s, HZ 100, seed 1, %s simulated per run after warm-up runs of %s (%s of wall time at least)%n",
-        scheduler, cpus, cpus == 1 ? "" : "s", Durations.simulated(durationNs), Durations.simulated(warmupNs),
-        Durations.simulated(warmupWallNs));
+        "kernel-lab bench: %s, %d CPU%s, HZ 100, seed 1, %s simulated per run after %s%n",
+        scheduler, cpus, cpus == 1 ? "" : "s", Durations.simulated(durationNs),
+        warmupWallNs == 0 ? "one warm-up run of " + Durations.simulated(warmupNs)
+            : "warm-up runs of " + Durations.simulated(warmupNs) + " (" + Durations.simulated(warmupWallNs)
+                + " of wall time at least)");
     double heapNs = holdNsPerOp();
     out.printf(Locale.ROOT, "yardstick: a bare heap of %d long keys holds at %.1f ns per operation%n%n", HOLD_SIZE, heapNs);
     out.printf(Locale.ROOT, "%-12s %-15s %12s %12s %12s %9s %8s %10s %7s %10s %8s %8s%n", "workload", "config",

@@ -279,7 +279,8 @@ class CommandLineTests {
   void benchReportsTheModelsEventAndOperationRatesAndTheyAreTheSameEveryTime() {
     Outcome o = run("bench", "--duration", "500ms", "--warmup", "100ms", "--warmup-wall", "0s", "--configs", "vanilla,lowlat");
     assertThat(o.code()).as(o.err()).isZero();
-    assertThat(o.out()).contains("yardstick: a bare heap of 1024 long keys holds at", "events/sim-s", "ops/sim-s");
+    assertThat(o.out()).contains("yardstick: a bare heap of 1024 long keys holds at", "events/sim-s", "ops/sim-s",
+        "0.500 s simulated per run after one warm-up run of 0.100 s");
     java.util.List<String> rows = o.out().lines().filter(l -> l.startsWith("stress ")).toList();
     assertThat(rows).hasSize(2);
     // the model's figures (events, queued events and operations per simulated second) are
