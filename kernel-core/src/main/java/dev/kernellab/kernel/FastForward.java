@@ -34,6 +34,9 @@ final class FastForward {
    * and a page-touch loop's iterations are played from their flattened IterationScript (its
    * overview says why that is exact).
    *
+   * Where. The interpreter hands a loop over at its entry, for the first iteration (enter), and
+   * at each end of its body with iterations left, for the following ones (run).
+   *
    * Which loops. Decided when a path is built (plan): a loop body whose operations are all
    * compute, spin_lock / spin_unlock in every form (and the rwlock forms, lock_kernel and
    * unlock_kernel), the interrupt flag, preempt count and bottom-half operations, cond_resched,
@@ -380,10 +383,13 @@ final class FastForward {
 
   /**
    * Called by the interpreter where a loop operation has just pushed its body's frame {@code b}
-   * (its count drawn, the body's first operation next): runs that first iteration as {@link
-   * #run} runs the following ones, leaving the frames where the interpreter would have them
-   * (at the body's end, whose step then hands the next iterations to run). Without it, a loop
-   * of one to three iterations, the page cache's usual read or write, never reaches the runner.
+   * (its count drawn, the body's first operation next): runs that first iteration's operations
+   * as {@link #iterate} runs a later one's (runFixed or runFrame), up to the body's end or to
+   * where one leaves the straight path, with the frames left where the interpreter would have
+   * them. The step of the
+   * body's end is the interpreter's, which hands the following iterations to {@link #run}.
+   * Without it a loop of one iteration never reached the runner, and one of two or three (the
+   * page cache's usual read or write) ran half or more of its operations one by one.
    */
   void enter(KernelCpu c, ExecContext ctx, ExecContext.Frame b) {
     byte[] plan = b.path.fastForwardBody();
@@ -393,12 +399,15 @@ final class FastForward {
             && ((FlowOps.Compute) b.path.op(0)).length instanceof Distribution.Fixed)) {
       return; // the interpreter runs it (the last: its own batch of a bare fixed compute)
     }
-    entered++;
+    long before = ops;
     long[] lengths = b.path.fastForwardLengths();
     if (lengths != null) {
       runFixed(c, ctx, b, plan, lengths);
     } else {
       runFrame(c, ctx, b, plan);
+    }
+    if (ops != before) {
+      entered++;
     }
   }
 

@@ -218,7 +218,9 @@ final class Interpreter implements CpuListener {
         if (c.cpu.segment() == Cpu.Segment.COMPUTE) {
           endedInline(c);
         } else if (op instanceof FlowOps.Loop && ctx.top() != f) {
-          fastForward.enter(c, ctx, ctx.top()); // the loop's first iteration
+          // the body just pushed: its first iteration goes to the runner too, so that a loop of
+          // a page or two reaches it (a loop's entry starts no segment: nothing ends inline here)
+          fastForward.enter(c, ctx, ctx.top());
         }
       }
     } catch (KernelBug e) {
