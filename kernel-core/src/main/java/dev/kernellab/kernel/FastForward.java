@@ -386,10 +386,10 @@ final class FastForward {
    * (its count drawn, the body's first operation next): runs that first iteration's operations
    * as {@link #iterate} runs a later one's (runFixed or runFrame), up to the body's end or to
    * where one leaves the straight path, with the frames left where the interpreter would have
-   * them. The step of the
-   * body's end is the interpreter's, which hands the following iterations to {@link #run}.
-   * Without it a loop of one iteration never reached the runner, and one of two or three (the
-   * page cache's usual read or write) ran half or more of its operations one by one.
+   * them. The step of the body's end is the interpreter's, which hands the following iterations
+   * to {@link #run}. Without it a loop of one iteration never reached the runner, and one of two
+   * or three (the page cache's usual read or write) ran half or more of its operations one by
+   * one.
    */
   void enter(KernelCpu c, ExecContext ctx, ExecContext.Frame b) {
     byte[] plan = b.path.fastForwardBody();
