@@ -352,9 +352,8 @@ final class FastForward {
         || c.cpu.inlineComputeUntil() == Long.MIN_VALUE) {
       return false;
     }
-    if (hook == null && plan.length == 1 && plan[0] == COMPUTE
-        && ((FlowOps.Compute) f.path.op(0)).length instanceof Distribution.Fixed) {
-      return false; // one fixed compute and nothing between iterations: the interpreter's batch runs it as one segment
+    if (interpreterBatch(f, plan)) {
+      return false;
     }
     boolean first = true;
     while (true) {
@@ -394,18 +393,11 @@ final class FastForward {
   void enter(KernelCpu c, ExecContext ctx, ExecContext.Frame b) {
     byte[] plan = b.path.fastForwardBody();
     if (!on || plan == null || b.whileCondition != null || detailWanted(c)
-        || c.cpu.inlineComputeUntil() == Long.MIN_VALUE
-        || (b.siteHook == null && plan.length == 1 && plan[0] == COMPUTE
-            && ((FlowOps.Compute) b.path.op(0)).length instanceof Distribution.Fixed)) {
-      return; // the interpreter runs it (the last: its own batch of a bare fixed compute)
+        || c.cpu.inlineComputeUntil() == Long.MIN_VALUE || interpreterBatch(b, plan)) {
+      return; // the interpreter runs it
     }
     long before = ops;
-    long[] lengths = b.path.fastForwardLengths();
-    if (lengths != null) {
-      runFixed(c, ctx, b, plan, lengths);
-    } else {
-      runFrame(c, ctx, b, plan);
-    }
+    runBody(c, ctx, b, plan);
     if (ops != before) {
       entered++;
     }
@@ -513,7 +505,6 @@ final class FastForward {
    * at the body's end, false where something left the straight path.
    */
   private boolean iterate(KernelCpu c, ExecContext ctx, ExecContext.Frame f, byte[] plan) {
-    long[] lengths = f.path.fastForwardLengths();
     KernelPath hook = f.siteHook;
     long hookIteration = f.iteration;
     f.iterationsLeft--;
@@ -532,7 +523,25 @@ final class FastForward {
       interpreter.countStep(c); // the hook's frame ends and is popped
       c.exitedLoopIterations = 0;
     }
+    return runBody(c, ctx, f, plan);
+  }
+
+  /**
+   * The body {@code f}, from its first operation: by runFixed where its computes are all of
+   * fixed lengths (with lock breaks, cond_resched and effects), else by runFrame.
+   */
+  private boolean runBody(KernelCpu c, ExecContext ctx, ExecContext.Frame f, byte[] plan) {
+    long[] lengths = f.path.fastForwardLengths();
     return lengths != null ? runFixed(c, ctx, f, plan, lengths) : runFrame(c, ctx, f, plan);
+  }
+
+  /**
+   * True if the loop body {@code f} is one fixed compute with nothing between its iterations:
+   * the interpreter's own batch (FlowOps.Compute) runs those as one segment, cheaper still.
+   */
+  private static boolean interpreterBatch(ExecContext.Frame f, byte[] plan) {
+    return f.siteHook == null && plan.length == 1 && plan[0] == COMPUTE
+        && ((FlowOps.Compute) f.path.op(0)).length instanceof Distribution.Fixed;
   }
 
   /**
@@ -602,9 +611,8 @@ final class FastForward {
     if (plan == null || b.whileCondition != null) {
       return false;
     }
-    if (b.siteHook == null && plan.length == 1 && plan[0] == COMPUTE
-        && ((FlowOps.Compute) b.path.op(0)).length instanceof Distribution.Fixed) {
-      return false; // the interpreter's batch
+    if (interpreterBatch(b, plan)) {
+      return false;
     }
     if (!runFrame(c, ctx, b, plan)) {
       return false;

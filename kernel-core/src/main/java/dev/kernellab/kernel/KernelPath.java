@@ -848,10 +848,11 @@ public final class KernelPath implements PathView {
      * ({@code KernelCpu.loopIndex}); it draws from no random stream; it wakes, arms, raises,
      * locks or schedules nothing, throws nothing, and changes nothing that a lock, the
      * scheduler, the preemption model, a tracer or a lock break's test
-     * ({@code CondReschedLock.When}) looks at (a cache's free-object count, a list's length). Fast-forward may then run a loop's iterations as one step, running these
-     * actions back to back before the clock moves ({@code FastForward}); an action that breaks
-     * the promise makes the results differ with fast-forward on and off
-     * ({@code -Dkernellab.fastForward=false}). Otherwise as {@link #effect}.
+     * ({@code CondReschedLock.When}) looks at (a cache's free-object count, a list's length).
+     * Fast-forward may then run a loop's iterations as one step, running these actions back to
+     * back before the clock moves ({@code FastForward}); an action that breaks the promise makes
+     * the results differ with fast-forward on and off ({@code -Dkernellab.fastForward=false}).
+     * Otherwise as {@link #effect}.
      */
     public Builder bookkeeping(String description, Action action) {
       Objects.requireNonNull(description, "bookkeeping: description");
